@@ -1,0 +1,286 @@
+#include "ir/Module.h"
+
+#include <algorithm>
+
+namespace autopart {
+
+Module::Module() : attrs(types, names) {}
+
+OpId Module::parentOp(OpId op) const {
+  BlockId b = ops[op].parent;
+  if (b == kNone) return kNone;
+  return regions[blocks[b].parent].parent;
+}
+
+OpId Module::enclosingFunc(OpId op) const {
+  for (OpId p = parentOp(op); p != kNone; p = parentOp(p))
+    if (isa(p, "func.func")) return p;
+  return kNone;
+}
+
+AttrId Module::attr(OpId op, std::string_view name) const {
+  NameId id = names.find(name);
+  if (id == kNoName) return kNoAttr;
+  for (const NamedAttr &a : attributes(op))
+    if (a.name == id) return a.value;
+  return kNoAttr;
+}
+
+void Module::setAttr(OpId op, std::string_view name, AttrId value) {
+  NameId id = names.get(name);
+  Operation &o = ops[op];
+  for (uint32_t i = 0; i < o.numAttrs; ++i)
+    if (attrPool[o.attrBegin + i].name == id) {
+      attrPool[o.attrBegin + i].value = value;
+      return;
+    }
+  // Appending the widened list at the end of the pool keeps other ops' ranges
+  // intact; the old range becomes garbage, which attribute edits can afford.
+  std::vector<NamedAttr> list(attrPool.begin() + o.attrBegin,
+                              attrPool.begin() + o.attrBegin + o.numAttrs);
+  NamedAttr entry{id, value};
+  auto pos = std::lower_bound(list.begin(), list.end(), entry,
+                              [&](const NamedAttr &a, const NamedAttr &b) {
+                                return names.str(a.name) < names.str(b.name);
+                              });
+  list.insert(pos, entry);
+  o.attrBegin = uint32_t(attrPool.size());
+  o.numAttrs = uint32_t(list.size());
+  attrPool.insert(attrPool.end(), list.begin(), list.end());
+}
+
+void Module::removeAttr(OpId op, std::string_view name) {
+  NameId id = names.find(name);
+  if (id == kNoName) return;
+  Operation &o = ops[op];
+  auto begin = attrPool.begin() + o.attrBegin;
+  auto end = begin + o.numAttrs;
+  auto it = std::find_if(begin, end, [&](const NamedAttr &a) { return a.name == id; });
+  if (it == end) return;
+  std::move(it + 1, end, it);
+  --o.numAttrs;
+}
+
+void Module::setOperands(OpId op, const std::vector<ValueId> &vs) {
+  Operation &o = ops[op];
+  if (vs.size() <= o.numOperands) {
+    std::copy(vs.begin(), vs.end(), operandPool.begin() + o.operandBegin);
+  } else {
+    o.operandBegin = uint32_t(operandPool.size());
+    operandPool.insert(operandPool.end(), vs.begin(), vs.end());
+  }
+  o.numOperands = uint32_t(vs.size());
+}
+
+BlockId Module::createBlock(RegionId region) {
+  BlockId b = BlockId(blocks.size());
+  blocks.push_back(Block{region, {}, {}});
+  regions[region].blocks.push_back(b);
+  return b;
+}
+
+ValueId Module::addBlockArg(BlockId block, TypeId type) {
+  ValueId v = ValueId(values.size());
+  values.push_back(ValueInfo{type, block, uint32_t(blocks[block].args.size()), true, kNoAttr});
+  blocks[block].args.push_back(v);
+  return v;
+}
+
+OpId Module::createOp(std::string_view name, const std::vector<ValueId> &operandList,
+                      const std::vector<TypeId> &resultTypes,
+                      const std::vector<NamedAttr> &attrList, uint32_t numRegions) {
+  OpId id = OpId(ops.size());
+  Operation o;
+  o.name = names.get(name);
+  o.operandBegin = uint32_t(operandPool.size());
+  o.numOperands = uint32_t(operandList.size());
+  operandPool.insert(operandPool.end(), operandList.begin(), operandList.end());
+  o.resultBegin = uint32_t(values.size());
+  o.numResults = uint32_t(resultTypes.size());
+  for (uint32_t i = 0; i < resultTypes.size(); ++i)
+    values.push_back(ValueInfo{resultTypes[i], id, i, false, kNoAttr});
+  std::vector<NamedAttr> sorted = attrList;
+  std::stable_sort(sorted.begin(), sorted.end(), [&](const NamedAttr &a, const NamedAttr &b) {
+    return names.str(a.name) < names.str(b.name);
+  });
+  o.attrBegin = uint32_t(attrPool.size());
+  o.numAttrs = uint32_t(sorted.size());
+  attrPool.insert(attrPool.end(), sorted.begin(), sorted.end());
+  o.regionBegin = uint32_t(regions.size());
+  o.numRegions = numRegions;
+  for (uint32_t i = 0; i < numRegions; ++i) regions.push_back(Region{id, {}});
+  ops.push_back(o);
+  return id;
+}
+
+void Module::insertOp(BlockId block, OpId op, OpId before) {
+  std::vector<OpId> &list = blocks[block].ops;
+  ops[op].parent = block;
+  if (before == kNone) {
+    list.push_back(op);
+    return;
+  }
+  auto it = std::find(list.begin(), list.end(), before);
+  list.insert(it, op);
+}
+
+void Module::eraseOp(OpId op) {
+  BlockId b = ops[op].parent;
+  if (b == kNone) return;
+  std::vector<OpId> &list = blocks[b].ops;
+  list.erase(std::remove(list.begin(), list.end(), op), list.end());
+  ops[op].parent = kNone;
+}
+
+void Module::replaceAllUsesWith(ValueId from, ValueId to, OpId scope) {
+  walk(scope, [&](OpId op) {
+    Operation &o = ops[op];
+    for (uint32_t i = 0; i < o.numOperands; ++i)
+      if (operandPool[o.operandBegin + i] == from) operandPool[o.operandBegin + i] = to;
+  });
+}
+
+void Module::walk(OpId root, const std::function<void(OpId)> &fn) const {
+  // Explicit stack: deeply nested programs must not overflow the C++ stack.
+  std::vector<std::pair<BlockId, size_t>> stack;
+  auto pushRegions = [&](OpId op) {
+    const Operation &o = ops[op];
+    for (uint32_t r = o.numRegions; r-- > 0;) {
+      const Region &reg = regions[o.regionBegin + r];
+      for (size_t b = reg.blocks.size(); b-- > 0;) stack.push_back({reg.blocks[b], 0});
+    }
+  };
+  pushRegions(root);
+  while (!stack.empty()) {
+    auto &[block, index] = stack.back();
+    const std::vector<OpId> &list = blocks[block].ops;
+    if (index >= list.size()) {
+      stack.pop_back();
+      continue;
+    }
+    OpId op = list[index++];
+    fn(op);
+    pushRegions(op);
+  }
+}
+
+std::vector<OpId> Module::functions() const {
+  std::vector<OpId> out;
+  if (top == kNone) return out;
+  for (BlockId b : regions[ops[top].regionBegin].blocks)
+    for (OpId op : blocks[b].ops)
+      if (isa(op, "func.func")) out.push_back(op);
+  return out;
+}
+
+OpId Module::lookupSymbol(std::string_view name) const {
+  if (top == kNone) return kNone;
+  for (BlockId b : regions[ops[top].regionBegin].blocks)
+    for (OpId op : blocks[b].ops) {
+      AttrId a = attr(op, "sym_name");
+      if (a != kNoAttr && attrs.stringValue(a) == name) return op;
+    }
+  return kNone;
+}
+
+SourceLoc Module::lineCol(uint32_t offset) const {
+  SourceLoc loc{1, 1};
+  if (!source) return loc;
+  const std::string &s = *source;
+  size_t end = std::min<size_t>(offset, s.size());
+  for (size_t i = 0; i < end; ++i) {
+    if (s[i] == '\n') {
+      ++loc.line;
+      loc.col = 1;
+    } else {
+      ++loc.col;
+    }
+  }
+  return loc;
+}
+
+std::string Module::where(OpId op) const {
+  SourceLoc l = lineCol(ops[op].srcOffset);
+  return fileName + ":" + std::to_string(l.line) + ":" + std::to_string(l.col);
+}
+
+// --- FuncView ----------------------------------------------------------------
+
+std::string_view FuncView::name() const { return m.attrs.stringValue(m.attr(op, "sym_name")); }
+
+BlockId FuncView::entry() const {
+  const Region &r = m.regions[m.region(op, 0)];
+  return r.blocks.empty() ? kNone : r.blocks[0];
+}
+
+std::span<const ValueId> FuncView::args() const {
+  BlockId b = entry();
+  if (b == kNone) return {};
+  return m.blocks[b].args;
+}
+
+std::vector<TypeId> FuncView::resultTypes() const {
+  AttrId ft = m.attr(op, "function_type");
+  if (ft == kNoAttr) return {};
+  return m.types.get(m.attrs.get(ft).type).results;
+}
+
+OpId FuncView::returnOp() const {
+  BlockId b = entry();
+  if (b == kNone || m.blocks[b].ops.empty()) return kNone;
+  OpId last = m.blocks[b].ops.back();
+  return m.isa(last, "func.return") ? last : kNone;
+}
+
+AttrId FuncView::entryAttr(std::string_view listName, size_t i, std::string_view name) const {
+  AttrId list = m.attr(op, listName);
+  if (list == kNoAttr) return kNoAttr;
+  const AttrStorage &a = m.attrs.get(list);
+  if (i >= a.elems.size()) return kNoAttr;
+  return name.empty() ? a.elems[i] : m.attrs.field(a.elems[i], name);
+}
+
+AttrId FuncView::argAttr(size_t i, std::string_view name) const {
+  return entryAttr("arg_attrs", i, name);
+}
+AttrId FuncView::resultAttr(size_t i, std::string_view name) const {
+  return entryAttr("res_attrs", i, name);
+}
+AttrId FuncView::argDict(size_t i) const { return entryAttr("arg_attrs", i, {}); }
+AttrId FuncView::resultDict(size_t i) const { return entryAttr("res_attrs", i, {}); }
+
+void FuncView::setEntryAttr(std::string_view listName, size_t count, size_t i,
+                            std::string_view name, AttrId value) {
+  AttrId list = m.attr(op, listName);
+  std::vector<AttrId> dicts;
+  if (list != kNoAttr) dicts = m.attrs.get(list).elems;
+  AttrId empty = m.attrs.dict({});
+  dicts.resize(count, empty);
+  std::vector<std::pair<NameId, AttrId>> entries;
+  const AttrStorage &d = m.attrs.get(dicts[i]);
+  NameId key = m.names.get(name);
+  for (size_t k = 0; k < d.keys.size(); ++k)
+    if (d.keys[k] != key) entries.push_back({d.keys[k], d.elems[k]});
+  if (value != kNoAttr) entries.push_back({key, value});
+  dicts[i] = m.attrs.dict(std::move(entries));
+  bool allEmpty = std::all_of(dicts.begin(), dicts.end(), [&](AttrId a) { return a == empty; });
+  if (allEmpty)
+    m.removeAttr(op, listName);
+  else
+    m.setAttr(op, listName, m.attrs.array(std::move(dicts)));
+}
+
+void FuncView::setArgAttr(size_t i, std::string_view name, AttrId value) {
+  setEntryAttr("arg_attrs", args().size(), i, name, value);
+}
+void FuncView::setResultAttr(size_t i, std::string_view name, AttrId value) {
+  setEntryAttr("res_attrs", numResults(), i, name, value);
+}
+void FuncView::removeArgAttr(size_t i, std::string_view name) {
+  setEntryAttr("arg_attrs", args().size(), i, name, kNoAttr);
+}
+void FuncView::removeResultAttr(size_t i, std::string_view name) {
+  setEntryAttr("res_attrs", numResults(), i, name, kNoAttr);
+}
+
+}  // namespace autopart

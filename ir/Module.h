@@ -1,0 +1,194 @@
+// The autopart IR: an MLIR-shaped module stored as flat arrays indexed by
+// 32-bit ids instead of a pointer graph. An op's operands, attributes and
+// regions are ranges into shared pools, its results are consecutive values, and
+// types and attributes are interned. A million-op program therefore costs a few
+// tens of bytes per op and every walk is a scan over vectors.
+//
+//   func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+//     %0 = stablehlo.add %arg0, %arg0 : tensor<8xf32>
+//     return %0 : tensor<8xf32>
+//   }
+//
+// is op 0 `builtin.module` (region 0, block 0) holding op 1 `func.func`
+// (attributes sym_name, function_type; region 1, block 1 with argument value
+// 0) holding op 2 `stablehlo.add` (operands [0, 0], result value 1) and op 3
+// `func.return` (operand [1]).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/Attributes.h"
+#include "ir/Types.h"
+
+namespace autopart {
+
+using OpId = uint32_t;
+using ValueId = uint32_t;
+using BlockId = uint32_t;
+using RegionId = uint32_t;
+inline constexpr uint32_t kNone = 0xffffffffu;
+
+struct NamedAttr {
+  NameId name;
+  AttrId value;
+};
+
+struct Operation {
+  NameId name = kNoName;
+  uint32_t operandBegin = 0, numOperands = 0;  // into Module::operandPool
+  uint32_t resultBegin = 0, numResults = 0;    // values resultBegin..+n
+  uint32_t attrBegin = 0, numAttrs = 0;        // into Module::attrPool
+  uint32_t regionBegin = 0, numRegions = 0;    // regions regionBegin..+n
+  BlockId parent = kNone;
+  uint32_t srcOffset = 0;  // byte offset of the op in the source, diagnostics
+  AttrId loc = kNoAttr;    // trailing `loc(...)` as written, if any
+};
+
+struct ValueInfo {
+  TypeId type = kNoType;
+  uint32_t owner = kNone;  // defining OpId, or BlockId for block arguments
+  uint32_t index = 0;      // result / argument number
+  bool isBlockArg = false;
+  AttrId loc = kNoAttr;    // block arguments' `loc(...)`
+};
+
+struct Block {
+  RegionId parent = kNone;
+  std::vector<ValueId> args;
+  std::vector<OpId> ops;
+};
+
+struct Region {
+  OpId parent = kNone;
+  std::vector<BlockId> blocks;
+};
+
+// A source position for diagnostics.
+struct SourceLoc {
+  uint32_t line = 0, col = 0;
+};
+
+class Module {
+public:
+  Module();
+  Module(const Module &) = delete;
+  Module &operator=(const Module &) = delete;
+
+  TypeTable types;
+  NamePool names;
+  AttrTable attrs;
+
+  std::vector<Operation> ops;
+  std::vector<ValueInfo> values;
+  std::vector<Block> blocks;
+  std::vector<Region> regions;
+  std::vector<ValueId> operandPool;
+  std::vector<NamedAttr> attrPool;
+
+  // The top `builtin.module` op; its region 0 block 0 holds functions, meshes.
+  OpId top = kNone;
+  // Text of the input; dense constants and locations keep views into it.
+  std::shared_ptr<const std::string> source;
+  std::string fileName;
+  // Attribute alias definitions from the top of the file (`#loc3 = loc(...)`),
+  // printed back before the module when locations are printed.
+  std::vector<std::pair<std::string, std::string>> aliasDefs;
+
+  // --- Ops -----------------------------------------------------------------
+  std::string_view opName(OpId op) const { return names.str(ops[op].name); }
+  bool isa(OpId op, std::string_view name) const { return opName(op) == name; }
+  std::span<const ValueId> operands(OpId op) const {
+    const Operation &o = ops[op];
+    return {operandPool.data() + o.operandBegin, o.numOperands};
+  }
+  ValueId operand(OpId op, uint32_t i) const { return operandPool[ops[op].operandBegin + i]; }
+  uint32_t numOperands(OpId op) const { return ops[op].numOperands; }
+  ValueId result(OpId op, uint32_t i = 0) const { return ops[op].resultBegin + i; }
+  uint32_t numResults(OpId op) const { return ops[op].numResults; }
+  std::span<const NamedAttr> attributes(OpId op) const {
+    const Operation &o = ops[op];
+    return {attrPool.data() + o.attrBegin, o.numAttrs};
+  }
+  RegionId region(OpId op, uint32_t i) const { return ops[op].regionBegin + i; }
+  uint32_t numRegions(OpId op) const { return ops[op].numRegions; }
+  // The op that contains `op` (kNone for the top module).
+  OpId parentOp(OpId op) const;
+  // The enclosing func.func of `op`, or kNone.
+  OpId enclosingFunc(OpId op) const;
+
+  AttrId attr(OpId op, std::string_view name) const;
+  bool hasAttr(OpId op, std::string_view name) const { return attr(op, name) != kNoAttr; }
+  // Sets (or replaces) an attribute; keeps the list sorted by name.
+  void setAttr(OpId op, std::string_view name, AttrId value);
+  void removeAttr(OpId op, std::string_view name);
+  void setOperand(OpId op, uint32_t i, ValueId v) { operandPool[ops[op].operandBegin + i] = v; }
+  void setOperands(OpId op, const std::vector<ValueId> &vs);
+
+  // --- Values --------------------------------------------------------------
+  TypeId type(ValueId v) const { return values[v].type; }
+  void setType(ValueId v, TypeId t) { values[v].type = t; }
+  // The op defining `v`, or kNone for a block argument.
+  OpId definingOp(ValueId v) const { return values[v].isBlockArg ? kNone : values[v].owner; }
+
+  // --- Construction ----------------------------------------------------------
+  BlockId createBlock(RegionId region);
+  ValueId addBlockArg(BlockId block, TypeId type);
+  // Creates a detached op with fresh results and `numRegions` empty regions.
+  OpId createOp(std::string_view name, const std::vector<ValueId> &operands,
+                const std::vector<TypeId> &resultTypes,
+                const std::vector<NamedAttr> &attrs = {}, uint32_t numRegions = 0);
+  // Places a detached op in a block, before `before` (kNone: at the end).
+  void insertOp(BlockId block, OpId op, OpId before = kNone);
+  // Removes an op from its block; it stays in `ops` but unreachable.
+  void eraseOp(OpId op);
+  // Replaces uses of `from` by `to` in every op nested under `scope`.
+  void replaceAllUsesWith(ValueId from, ValueId to, OpId scope);
+
+  // --- Traversal -------------------------------------------------------------
+  // Pre-order walk of the ops nested in `root` (not `root` itself).
+  void walk(OpId root, const std::function<void(OpId)> &fn) const;
+  // func.func ops directly in the top module, in order.
+  std::vector<OpId> functions() const;
+  OpId lookupSymbol(std::string_view name) const;  // a func.func / sdy.mesh
+
+  // --- Diagnostics ----------------------------------------------------------
+  SourceLoc lineCol(uint32_t offset) const;
+  // `file:line:col` of an op in the input.
+  std::string where(OpId op) const;
+};
+
+// Views over func.func, whose signature lives in its attributes as in MLIR:
+// sym_name, function_type, arg_attrs, res_attrs, sym_visibility.
+struct FuncView {
+  Module &m;
+  OpId op;
+
+  std::string_view name() const;
+  BlockId entry() const;
+  std::span<const ValueId> args() const;
+  std::vector<TypeId> resultTypes() const;
+  size_t numResults() const { return resultTypes().size(); }
+  // The func.return of the entry block (kNone when missing).
+  OpId returnOp() const;
+  AttrId argAttr(size_t i, std::string_view name) const;
+  AttrId resultAttr(size_t i, std::string_view name) const;
+  void setArgAttr(size_t i, std::string_view name, AttrId value);
+  void setResultAttr(size_t i, std::string_view name, AttrId value);
+  void removeArgAttr(size_t i, std::string_view name);
+  void removeResultAttr(size_t i, std::string_view name);
+  AttrId argDict(size_t i) const;
+  AttrId resultDict(size_t i) const;
+
+private:
+  AttrId entryAttr(std::string_view listName, size_t i, std::string_view name) const;
+  void setEntryAttr(std::string_view listName, size_t count, size_t i,
+                    std::string_view name, AttrId value);
+};
+
+}  // namespace autopart

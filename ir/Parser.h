@@ -1,0 +1,25 @@
+// Parser of StableHLO / Shardy MLIR text (pretty and generic forms) into the
+// autopart IR. Errors come back as `file:line:col: error: <what was expected>`.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "ir/Module.h"
+
+namespace autopart {
+
+struct ParseError {
+  std::string message;  // full `file:line:col: error: ...` line
+  uint32_t line = 0, col = 0;
+};
+
+// Parses `text` (a module, or top-level ops without `module`); on failure
+// returns null and fills `error`.
+std::unique_ptr<Module> parseModule(std::string text, const std::string &fileName,
+                                    ParseError *error);
+
+// Reads a file; "-" is stdin.
+bool readFile(const std::string &path, std::string &out, std::string *error);
+
+}  // namespace autopart

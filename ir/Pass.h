@@ -1,0 +1,46 @@
+// Module passes and their registry. A pass registers itself under the flag
+// name Shardy's `sdy_opt` uses for the same transformation, so autopart-opt
+// can run Shardy's own lit tests:
+//
+//   static PassRegistration reg("sdy-populate-op-sharding-rules",
+//                               "Attach each op's sharding rule", runPopulate);
+//
+//   autopart-opt in.mlir -sdy-populate-op-sharding-rules='conservative-propagation=true'
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ir/Diagnostics.h"
+#include "ir/Module.h"
+
+namespace autopart {
+
+// Pass options as written after `=`: `{a=1 b=true}` or `a=1,b=true`.
+struct PassOptions {
+  std::map<std::string, std::string> values;
+  bool getBool(const std::string &key, bool dflt) const;
+  int64_t getInt(const std::string &key, int64_t dflt) const;
+  std::string getString(const std::string &key, const std::string &dflt) const;
+  static PassOptions parse(const std::string &text);
+};
+
+// Returns false when the pass failed (errors are in `diags`).
+using PassFn = std::function<bool(Module &, const PassOptions &, Diagnostics &)>;
+
+struct PassInfo {
+  std::string name;
+  std::string description;
+  PassFn run;
+};
+
+const PassInfo *lookupPass(const std::string &name);
+std::vector<const PassInfo *> allPasses();
+
+struct PassRegistration {
+  PassRegistration(std::string name, std::string description, PassFn fn);
+};
+
+}  // namespace autopart

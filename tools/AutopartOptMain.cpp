@@ -1,0 +1,153 @@
+// `autopart-opt`: an mlir-opt / sdy_opt shaped driver. Reads MLIR text, runs
+// the passes named on the command line in order, prints the result. With no
+// pass it round-trips the input through the parser and printer.
+//
+//   autopart-opt in.mlir -split-input-file -sdy-populate-op-sharding-rules -o out.mlir
+#include <cstring>
+#include <iostream>
+#include <regex>
+
+#include "ir/Diagnostics.h"
+#include "ir/Parser.h"
+#include "ir/Pass.h"
+#include "ir/Printer.h"
+#include "tools/VerifyDiagnostics.h"
+
+using namespace autopart;
+
+namespace {
+
+struct PassInvocation {
+  const PassInfo *pass;
+  PassOptions options;
+};
+
+void usage() {
+  std::cerr << "usage: autopart-opt [FILE|-] [-o OUT] [-split-input-file] "
+               "[-verify-diagnostics] [-mlir-print-debuginfo] [-mlir-print-op-generic] "
+               "[-PASS[=OPTIONS]]...\npasses:\n";
+  for (const PassInfo *p : allPasses()) std::cerr << "  -" << p->name << "  " << p->description << "\n";
+}
+
+// Splits at lines `// -----`, padding each chunk with the newlines before it so
+// that diagnostics report lines of the whole file.
+std::vector<std::string> splitInput(const std::string &text) {
+  std::vector<std::string> chunks;
+  std::string cur;
+  size_t lineNo = 0, chunkStartLine = 0;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t nl = text.find('\n', pos);
+    std::string_view line(text.data() + pos, (nl == std::string::npos ? text.size() : nl) - pos);
+    size_t k = 0;
+    while (k < line.size() && (line[k] == ' ' || line[k] == '\t')) ++k;
+    if (line.substr(k).starts_with("// -----")) {
+      chunks.push_back(std::string(chunkStartLine, '\n') + cur);
+      cur.clear();
+      chunkStartLine = lineNo + 1;
+    } else {
+      cur.append(line);
+      cur += '\n';
+    }
+    ++lineNo;
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+  }
+  chunks.push_back(std::string(chunkStartLine, '\n') + cur);
+  return chunks;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  std::string input = "-", output = "-";
+  bool split = false, verify = false;
+  PrintOptions printOpts;
+  std::vector<PassInvocation> pipeline;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") continue;
+    if (a == "-h" || a == "--help" || a == "-help") {
+      usage();
+      return 0;
+    }
+    std::string flag = a;
+    if (flag.starts_with("--")) flag = flag.substr(1);
+    if (flag == "-o") {
+      if (i + 1 >= argc) {
+        std::cerr << "autopart-opt: -o needs a file name\n";
+        return 1;
+      }
+      output = argv[++i];
+    } else if (flag == "-split-input-file") {
+      split = true;
+    } else if (flag == "-verify-diagnostics") {
+      verify = true;
+    } else if (flag == "-mlir-print-debuginfo") {
+      printOpts.printLocations = true;
+    } else if (flag == "-mlir-print-op-generic") {
+      printOpts.genericForm = true;
+    } else if (flag == "-allow-unregistered-dialect" || flag == "-canonicalize" ||
+               flag.starts_with("-mlir-")) {
+      // Accepted for compatibility; unregistered ops are always allowed, and
+      // other printing flags have no effect on autopart's output.
+    } else if (flag.size() > 1 && flag[0] == '-' && flag != "-") {
+      std::string name = flag.substr(1), opts;
+      size_t eq = name.find('=');
+      if (eq != std::string::npos) {
+        opts = name.substr(eq + 1);
+        name = name.substr(0, eq);
+      }
+      const PassInfo *p = lookupPass(name);
+      if (!p) {
+        std::cerr << "autopart-opt: unknown pass or option '" << a << "'\n";
+        usage();
+        return 1;
+      }
+      pipeline.push_back({p, PassOptions::parse(opts)});
+    } else {
+      input = a;
+    }
+  }
+
+  std::string text, err;
+  if (!readFile(input, text, &err)) {
+    std::cerr << "autopart-opt: " << err << "\n";
+    return 1;
+  }
+  std::string fileName = input == "-" ? "<stdin>" : input;
+  std::vector<std::string> chunks = split ? splitInput(text) : std::vector<std::string>{text};
+  std::string out;
+  bool failed = false;
+  ExpectedDiagnostics expected;
+  for (size_t c = 0; c < chunks.size(); ++c) {
+    if (verify) expected.collect(chunks[c], fileName);
+    Diagnostics diags;
+    ParseError perr;
+    std::unique_ptr<Module> m = parseModule(chunks[c], fileName, &perr);
+    if (!m) {
+      diags.emit(Severity::Error, fileName, perr.line, perr.col, perr.message);
+    } else {
+      for (const PassInvocation &p : pipeline)
+        if (!p.pass->run(*m, p.options, diags) || diags.hasErrors()) break;
+    }
+    if (verify) {
+      expected.consume(diags);
+    } else {
+      for (const Diagnostic &d : diags.all()) std::cerr << d.str() << "\n";
+      if (diags.hasErrors()) failed = true;
+    }
+    if (m && !diags.hasErrors()) {
+      if (c > 0) out += "// -----\n";
+      out += printModule(*m, printOpts);
+    }
+  }
+  if (verify && !expected.finish(std::cerr)) failed = true;
+  if (!failed || verify) {
+    if (!writeFileAtomic(output, out, &err)) {
+      std::cerr << "autopart-opt: " << err << "\n";
+      return 1;
+    }
+  }
+  return failed ? 1 : 0;
+}

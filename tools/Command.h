@@ -1,0 +1,36 @@
+// Subcommands of the `autopart` driver register themselves, one file each:
+//
+//   static CommandRegistration reg("stats", "Op histogram, bytes, FLOPs",
+//       [](CLI::App &app) {
+//         auto opts = std::make_shared<StatsOptions>();
+//         app.add_option("file", opts->file)->required();
+//         return [opts] { return runStats(*opts); };   // exit code
+//       });
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace autopart {
+
+using CommandRun = std::function<int()>;
+using CommandSetup = std::function<CommandRun(CLI::App &)>;
+
+struct CommandInfo {
+  std::string name;
+  std::string description;
+  CommandSetup setup;
+};
+
+std::vector<CommandInfo> &commandRegistry();
+
+struct CommandRegistration {
+  CommandRegistration(std::string name, std::string description, CommandSetup setup) {
+    commandRegistry().push_back({std::move(name), std::move(description), std::move(setup)});
+  }
+};
+
+}  // namespace autopart
