@@ -174,6 +174,11 @@ AttrId AttrTable::denseElements(std::string_view prefix, std::string_view body,
   return id;
 }
 
+AttrId AttrTable::denseElementsOwned(std::string_view prefix, std::string body, TypeId type) {
+  ownedText_.push_back(std::move(body));
+  return denseElements(prefix, ownedText_.back(), type);
+}
+
 static void appendEntries(std::string &text, const AttrTable &table, const NamePool &names,
                           const std::vector<std::pair<NameId, AttrId>> &entries) {
   for (size_t i = 0; i < entries.size(); ++i) {

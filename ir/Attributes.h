@@ -107,6 +107,8 @@ public:
   AttrId denseArrayFloat(TypeId element, std::vector<double> values,
                          std::vector<std::string> spellings);
   AttrId denseElements(std::string_view prefix, std::string_view body, TypeId type);
+  // Same, for a body the caller built (the table keeps a copy).
+  AttrId denseElementsOwned(std::string_view prefix, std::string body, TypeId type);
   // Keys are sorted by name as MLIR's DictionaryAttr does.
   AttrId dict(std::vector<std::pair<NameId, AttrId>> entries);
   AttrId dialectStruct(std::string_view dialectName,
@@ -129,6 +131,7 @@ private:
   NamePool &names_;
   std::deque<AttrStorage> attrs_;
   std::unordered_map<std::string_view, AttrId> byText_;
+  std::deque<std::string> ownedText_;
 };
 
 // Escapes `raw` for use inside a quoted MLIR string (and back).

@@ -106,11 +106,29 @@ OpId Module::createOp(std::string_view name, const std::vector<ValueId> &operand
   o.attrBegin = uint32_t(attrPool.size());
   o.numAttrs = uint32_t(sorted.size());
   attrPool.insert(attrPool.end(), sorted.begin(), sorted.end());
-  o.regionBegin = uint32_t(regions.size());
+  o.regionBegin = uint32_t(regionPool.size());
   o.numRegions = numRegions;
-  for (uint32_t i = 0; i < numRegions; ++i) regions.push_back(Region{id, {}});
+  for (uint32_t i = 0; i < numRegions; ++i) {
+    regionPool.push_back(RegionId(regions.size()));
+    regions.push_back(Region{id, {}});
+  }
   ops.push_back(o);
   return id;
+}
+
+RegionId Module::createRegion() {
+  regions.push_back(Region{kNone, {}});
+  return RegionId(regions.size() - 1);
+}
+
+void Module::attachRegions(OpId op, const std::vector<RegionId> &rs) {
+  Operation &o = ops[op];
+  o.regionBegin = uint32_t(regionPool.size());
+  o.numRegions = uint32_t(rs.size());
+  for (RegionId r : rs) {
+    regionPool.push_back(r);
+    regions[r].parent = op;
+  }
 }
 
 void Module::insertOp(BlockId block, OpId op, OpId before) {
@@ -146,7 +164,7 @@ void Module::walk(OpId root, const std::function<void(OpId)> &fn) const {
   auto pushRegions = [&](OpId op) {
     const Operation &o = ops[op];
     for (uint32_t r = o.numRegions; r-- > 0;) {
-      const Region &reg = regions[o.regionBegin + r];
+      const Region &reg = regions[regionPool[o.regionBegin + r]];
       for (size_t b = reg.blocks.size(); b-- > 0;) stack.push_back({reg.blocks[b], 0});
     }
   };
@@ -167,7 +185,7 @@ void Module::walk(OpId root, const std::function<void(OpId)> &fn) const {
 std::vector<OpId> Module::functions() const {
   std::vector<OpId> out;
   if (top == kNone) return out;
-  for (BlockId b : regions[ops[top].regionBegin].blocks)
+  for (BlockId b : regions[region(top, 0)].blocks)
     for (OpId op : blocks[b].ops)
       if (isa(op, "func.func")) out.push_back(op);
   return out;
@@ -175,7 +193,7 @@ std::vector<OpId> Module::functions() const {
 
 OpId Module::lookupSymbol(std::string_view name) const {
   if (top == kNone) return kNone;
-  for (BlockId b : regions[ops[top].regionBegin].blocks)
+  for (BlockId b : regions[region(top, 0)].blocks)
     for (OpId op : blocks[b].ops) {
       AttrId a = attr(op, "sym_name");
       if (a != kNoAttr && attrs.stringValue(a) == name) return op;
@@ -209,6 +227,7 @@ std::string Module::where(OpId op) const {
 std::string_view FuncView::name() const { return m.attrs.stringValue(m.attr(op, "sym_name")); }
 
 BlockId FuncView::entry() const {
+  if (m.numRegions(op) == 0) return kNone;
   const Region &r = m.regions[m.region(op, 0)];
   return r.blocks.empty() ? kNone : r.blocks[0];
 }

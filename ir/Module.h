@@ -44,7 +44,7 @@ struct Operation {
   uint32_t operandBegin = 0, numOperands = 0;  // into Module::operandPool
   uint32_t resultBegin = 0, numResults = 0;    // values resultBegin..+n
   uint32_t attrBegin = 0, numAttrs = 0;        // into Module::attrPool
-  uint32_t regionBegin = 0, numRegions = 0;    // regions regionBegin..+n
+  uint32_t regionBegin = 0, numRegions = 0;    // into Module::regionPool
   BlockId parent = kNone;
   uint32_t srcOffset = 0;  // byte offset of the op in the source, diagnostics
   AttrId loc = kNoAttr;    // trailing `loc(...)` as written, if any
@@ -90,6 +90,7 @@ public:
   std::vector<Region> regions;
   std::vector<ValueId> operandPool;
   std::vector<NamedAttr> attrPool;
+  std::vector<RegionId> regionPool;
 
   // The top `builtin.module` op; its region 0 block 0 holds functions, meshes.
   OpId top = kNone;
@@ -115,7 +116,7 @@ public:
     const Operation &o = ops[op];
     return {attrPool.data() + o.attrBegin, o.numAttrs};
   }
-  RegionId region(OpId op, uint32_t i) const { return ops[op].regionBegin + i; }
+  RegionId region(OpId op, uint32_t i) const { return regionPool[ops[op].regionBegin + i]; }
   uint32_t numRegions(OpId op) const { return ops[op].numRegions; }
   // The op that contains `op` (kNone for the top module).
   OpId parentOp(OpId op) const;
@@ -143,6 +144,10 @@ public:
   OpId createOp(std::string_view name, const std::vector<ValueId> &operands,
                 const std::vector<TypeId> &resultTypes,
                 const std::vector<NamedAttr> &attrs = {}, uint32_t numRegions = 0);
+  // Creates a detached region (the parser fills it before its op exists).
+  RegionId createRegion();
+  // Gives `op` the regions `rs` (created with createRegion).
+  void attachRegions(OpId op, const std::vector<RegionId> &rs);
   // Places a detached op in a block, before `before` (kNone: at the end).
   void insertOp(BlockId block, OpId op, OpId before = kNone);
   // Removes an op from its block; it stays in `ops` but unreachable.

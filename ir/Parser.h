@@ -10,7 +10,8 @@
 namespace autopart {
 
 struct ParseError {
-  std::string message;  // full `file:line:col: error: ...` line
+  std::string message;  // what was expected
+  std::string full;     // `file:line:col: error: <message>`
   uint32_t line = 0, col = 0;
 };
 

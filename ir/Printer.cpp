@@ -1,0 +1,452 @@
+// Module structure, value naming and generic-form ops; the custom op forms
+// are in *Syntax.cpp.
+//
+// Values are named the way MLIR's AsmPrinter names them, so that output
+// matches FileCheck lines written against mlir-opt: inside each func.func,
+// op results are numbered %0, %1, ... in order (an op with two results is
+// %3:2, used as %3#0), block arguments %arg0, %arg1, ..., constants %cst
+// (float) / %c (integer) with a shared `_N` suffix counter on collisions, and
+// while-loop arguments %iterArg. A nested region continues the counters of its
+// parent at the point the parent's own ops are all numbered, and sibling
+// regions restart from the same point:
+//
+//   %3:2 = stablehlo.while(%iterArg = %arg0, %iterArg_2 = %0) ...
+//     cond { %6 = stablehlo.compare ... }   // parent used %0..%5
+//     do   { %6 = stablehlo.add ... }
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+#include <unordered_map>
+
+#include "ir/AsmPrinter.h"
+#include "ir/OpSyntax.h"
+
+namespace autopart {
+
+AsmPrinter::AsmPrinter(const Module &mod, const PrintOptions &o, std::string &s)
+    : m(mod), opts(o), out(s) {
+  valueNames_.resize(m.values.size());
+}
+
+void AsmPrinter::newline() {
+  out += '\n';
+  out.append(size_t(indent), ' ');
+}
+
+void AsmPrinter::value(ValueId v) {
+  const ValueName &n = valueNames_[v];
+  switch (n.kind) {
+  case 1: {
+    out += '%';
+    out += std::to_string(n.id);
+    OpId def = m.definingOp(v);
+    if (def != kNone && m.numResults(def) > 1) {
+      out += '#';
+      out += std::to_string(m.values[v].index);
+    }
+    return;
+  }
+  case 2:
+    out += "%arg";
+    out += std::to_string(n.id);
+    return;
+  case 3:
+    out += '%';
+    out += named_[n.id];
+    return;
+  default:
+    out += "%<<UNKNOWN SSA VALUE>>";
+  }
+}
+
+void AsmPrinter::valueList(std::span<const ValueId> vs) {
+  for (size_t i = 0; i < vs.size(); ++i) {
+    if (i) out += ", ";
+    value(vs[i]);
+  }
+}
+
+void AsmPrinter::typeList(std::span<const TypeId> ts) {
+  for (size_t i = 0; i < ts.size(); ++i) {
+    if (i) out += ", ";
+    type(ts[i]);
+  }
+}
+
+void AsmPrinter::valueTypes(std::span<const ValueId> vs) {
+  for (size_t i = 0; i < vs.size(); ++i) {
+    if (i) out += ", ";
+    type(m.type(vs[i]));
+  }
+}
+
+void AsmPrinter::intList(std::span<const int64_t> v) {
+  out += '[';
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) out += ", ";
+    out += std::to_string(v[i]);
+  }
+  out += ']';
+}
+
+void AsmPrinter::attrDict(OpId op, std::initializer_list<std::string_view> elided) {
+  bool first = true;
+  for (const NamedAttr &a : m.attributes(op)) {
+    std::string_view name = m.names.str(a.name);
+    bool skip = false;
+    for (std::string_view e : elided)
+      if (e == name) skip = true;
+    if (skip) continue;
+    out += first ? " {" : ", ";
+    first = false;
+    out += name;
+    if (m.attrs.kind(a.value) == AttrKind::Unit) continue;
+    out += " = ";
+    attr(a.value);
+  }
+  if (!first) out += '}';
+}
+
+static void printResultTypes(AsmPrinter &p, std::span<const ValueId> results) {
+  bool paren = results.size() != 1 ||
+               p.m.types.get(p.m.type(results[0])).kind == TypeKind::Function;
+  if (paren) p.out += '(';
+  p.valueTypes(results);
+  if (paren) p.out += ')';
+}
+
+void AsmPrinter::functionalType(OpId op) {
+  out += '(';
+  valueTypes(m.operands(op));
+  out += ") -> ";
+  const Operation &o = m.ops[op];
+  std::vector<ValueId> results;
+  for (uint32_t i = 0; i < o.numResults; ++i) results.push_back(o.resultBegin + i);
+  printResultTypes(*this, results);
+}
+
+void AsmPrinter::sameOperandsAndResultType(OpId op) {
+  const Operation &o = m.ops[op];
+  if (o.numResults == 0) {
+    functionalType(op);
+    return;
+  }
+  TypeId t = m.type(o.resultBegin);
+  bool same = true;
+  for (uint32_t i = 0; i < o.numResults; ++i) same &= m.type(o.resultBegin + i) == t;
+  for (ValueId v : m.operands(op)) same &= m.type(v) == t;
+  if (same && o.numResults == 1) {
+    type(t);
+    return;
+  }
+  functionalType(op);
+}
+
+void AsmPrinter::blockArgList(BlockId b) {
+  out += '(';
+  const std::vector<ValueId> &args = m.blocks[b].args;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i) out += ", ";
+    value(args[i]);
+    out += ": ";
+    type(m.type(args[i]));
+    if (opts.printLocations && m.values[args[i]].loc != kNoAttr) {
+      out += ' ';
+      attr(m.values[args[i]].loc);
+    }
+  }
+  out += ')';
+}
+
+void AsmPrinter::printBlock(BlockId b, bool printHeader) {
+  if (printHeader) {
+    // Labels sit two columns left of the block's ops.
+    indent -= 2;
+    newline();
+    const Region &r = m.regions[m.blocks[b].parent];
+    size_t index = 0;
+    while (r.blocks[index] != b) ++index;
+    out += "^bb" + std::to_string(index);
+    if (!m.blocks[b].args.empty()) blockArgList(b);
+    out += ':';
+    indent += 2;
+  }
+  for (OpId op : m.blocks[b].ops) {
+    newline();
+    printOperation(op);
+  }
+}
+
+void AsmPrinter::region(RegionId r, bool printEntryArgs) {
+  out += '{';
+  indent += 2;
+  const Region &reg = m.regions[r];
+  for (size_t i = 0; i < reg.blocks.size(); ++i) {
+    BlockId b = reg.blocks[i];
+    bool header = i > 0 || (printEntryArgs && !m.blocks[b].args.empty());
+    printBlock(b, header);
+  }
+  indent -= 2;
+  newline();
+  out += '}';
+}
+
+void AsmPrinter::printGenericOp(OpId op) {
+  out += '"';
+  out += m.opName(op);
+  out += "\"(";
+  operands(op);
+  out += ')';
+  // Ops of known dialects keep inherent attributes (no dialect prefix) in
+  // `<{...}>` properties, as MLIR prints them; unregistered ops have none.
+  std::string_view name = m.opName(op);
+  bool known = name.starts_with("stablehlo.") || name.starts_with("sdy.") ||
+               name.starts_with("func.") || name.starts_with("chlo.") ||
+               name.starts_with("mhlo.") || name.starts_with("builtin.");
+  std::vector<NamedAttr> props, discardable;
+  for (const NamedAttr &a : m.attributes(op)) {
+    bool inherent = known && m.names.str(a.name).find('.') == std::string_view::npos;
+    (inherent ? props : discardable).push_back(a);
+  }
+  auto printList = [&](const std::vector<NamedAttr> &list) {
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (i) out += ", ";
+      out += m.names.str(list[i].name);
+      if (m.attrs.kind(list[i].value) == AttrKind::Unit) continue;
+      out += " = ";
+      attr(list[i].value);
+    }
+  };
+  if (!props.empty()) {
+    out += " <{";
+    printList(props);
+    out += "}>";
+  }
+  if (m.numRegions(op) > 0) {
+    out += " (";
+    for (uint32_t i = 0; i < m.numRegions(op); ++i) {
+      if (i) out += ", ";
+      region(m.region(op, i), true);
+    }
+    out += ')';
+  }
+  if (!discardable.empty()) {
+    out += " {";
+    printList(discardable);
+    out += '}';
+  }
+  out += " : ";
+  functionalType(op);
+}
+
+void AsmPrinter::printOperation(OpId op) {
+  const Operation &o = m.ops[op];
+  if (o.numResults > 0) {
+    ValueId first = o.resultBegin;
+    value(first);
+    if (valueNames_[first].kind == 1 && o.numResults > 1) {
+      // `value()` printed `%N#0`: rewrite as the group definition `%N:n`.
+      size_t hash = out.rfind('#');
+      out.resize(hash);
+      out += ':';
+      out += std::to_string(o.numResults);
+    } else if (valueNames_[first].kind != 1) {
+      for (uint32_t i = 1; i < o.numResults; ++i) {
+        out += ", ";
+        value(first + i);
+      }
+    }
+    out += " = ";
+  }
+  std::string_view name = m.opName(op);
+  const OpSyntax *syntax = opts.genericForm ? nullptr : lookupOpSyntax(name);
+  if (syntax) {
+    if (inFunc && name.starts_with("func.") && name != "func.func")
+      out += name.substr(5);
+    else
+      out += name;
+    syntax->print(*this, op);
+  } else {
+    printGenericOp(op);
+  }
+  if (opts.printLocations && o.loc != kNoAttr) {
+    out += ' ';
+    attr(o.loc);
+  }
+}
+
+// --- Naming --------------------------------------------------------------------
+
+namespace {
+struct NameScope {
+  std::unordered_map<std::string, int> used;
+  std::vector<std::string> log;
+};
+}  // namespace
+
+static thread_local NameScope *gScope = nullptr;
+
+std::string AsmPrinter::uniqueName(std::string_view base, uint32_t &nextConflict) {
+  std::string name(base);
+  if (gScope->used.count(name)) {
+    while (true) {
+      std::string probe = name + "_" + std::to_string(nextConflict++);
+      if (!gScope->used.count(probe)) {
+        name = probe;
+        break;
+      }
+    }
+  }
+  gScope->used[name] = 1;
+  gScope->log.push_back(name);
+  return name;
+}
+
+// The asm name an op gives its result, as its OpAsmOpInterface would.
+static std::string_view resultNameHint(const Module &m, OpId op) {
+  if (m.numResults(op) != 1) return {};
+  std::string_view name = m.opName(op);
+  if (name == "stablehlo.constant") {
+    return m.types.isIntegerElement(m.type(m.result(op))) ? "c" : "cst";
+  }
+  return {};
+}
+
+void AsmPrinter::numberRegion(RegionId r, uint32_t nextValue, uint32_t nextArg,
+                              uint32_t nextConflict, size_t usedMark) {
+  const Region &reg = m.regions[r];
+  OpId parent = reg.parent;
+  bool iterArgs = parent != kNone && m.isa(parent, "stablehlo.while");
+  for (BlockId b : reg.blocks) {
+    for (ValueId v : m.blocks[b].args) {
+      if (iterArgs) {
+        valueNames_[v] = {3, uint32_t(named_.size())};
+        named_.push_back(uniqueName("iterArg", nextConflict));
+      } else {
+        valueNames_[v] = {2, nextArg++};
+      }
+    }
+    for (OpId op : m.blocks[b].ops) {
+      const Operation &o = m.ops[op];
+      if (o.numResults == 0) continue;
+      std::string_view hint = resultNameHint(m, op);
+      if (!hint.empty()) {
+        valueNames_[o.resultBegin] = {3, uint32_t(named_.size())};
+        named_.push_back(uniqueName(hint, nextConflict));
+        continue;
+      }
+      uint32_t id = nextValue++;
+      for (uint32_t i = 0; i < o.numResults; ++i) valueNames_[o.resultBegin + i] = {1, id};
+    }
+  }
+  size_t mark = gScope->log.size();
+  for (BlockId b : reg.blocks)
+    for (OpId op : m.blocks[b].ops) {
+      if (m.isa(op, "func.func") || m.isa(op, "builtin.module")) continue;
+      for (uint32_t i = 0; i < m.numRegions(op); ++i) {
+        numberRegion(m.region(op, i), nextValue, nextArg, nextConflict, mark);
+        // Names used inside a sibling region are not visible to the next.
+        while (gScope->log.size() > mark) {
+          gScope->used.erase(gScope->log.back());
+          gScope->log.pop_back();
+        }
+      }
+    }
+  (void)usedMark;
+}
+
+void AsmPrinter::numberScope(OpId isolatedOp) {
+  NameScope scope;
+  NameScope *saved = gScope;
+  gScope = &scope;
+  for (uint32_t i = 0; i < m.numRegions(isolatedOp); ++i)
+    numberRegion(m.region(isolatedOp, i), 0, 0, 0, 0);
+  gScope = saved;
+}
+
+// --- Top level -------------------------------------------------------------------
+
+void AsmPrinter::printTop() {
+  if (opts.printLocations)
+    for (auto &[name, def] : m.aliasDefs) out += name + " = " + def + "\n";
+  for (OpId f : m.functions()) numberScope(f);
+  // Top-level ops other than functions (e.g. sdy.mesh) have no values to name
+  // except through nested regions, which the module scope numbers.
+  out += "module";
+  AttrId sym = m.attr(m.top, "sym_name");
+  if (sym != kNoAttr) {
+    out += " @";
+    out += m.attrs.stringValue(sym);
+  }
+  bool hasAttrs = false;
+  for (const NamedAttr &a : m.attributes(m.top))
+    if (m.names.str(a.name) != "sym_name") hasAttrs = true;
+  if (hasAttrs) {
+    out += " attributes";
+    attrDict(m.top, {"sym_name"});
+  }
+  out += " {";
+  indent = 2;
+  for (BlockId b : m.regions[m.region(m.top, 0)].blocks)
+    for (OpId op : m.blocks[b].ops) {
+      newline();
+      if (m.isa(op, "func.func")) {
+        inFunc = true;
+        printOperation(op);
+        inFunc = false;
+      } else {
+        printOperation(op);
+      }
+    }
+  indent = 0;
+  newline();
+  out += "}";
+  if (opts.printLocations && m.ops[m.top].loc != kNoAttr) {
+    out += ' ';
+    attr(m.ops[m.top].loc);
+  }
+  out += '\n';
+}
+
+std::string printModule(const Module &m, const PrintOptions &opts) {
+  std::string out;
+  out.reserve(m.source ? m.source->size() + m.source->size() / 4 : 4096);
+  AsmPrinter printer(m, opts, out);
+  printer.printTop();
+  return out;
+}
+
+bool writeFileAtomic(const std::string &path, const std::string &contents, std::string *error) {
+  if (path == "-") {
+    std::cout.write(contents.data(), std::streamsize(contents.size()));
+    std::cout.flush();
+    return bool(std::cout);
+  }
+  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) {
+      if (error) *error = "cannot write '" + tmp + "'";
+      return false;
+    }
+    f.write(contents.data(), std::streamsize(contents.size()));
+    f.close();
+    if (!f) {
+      std::remove(tmp.c_str());
+      if (error) *error = "failed writing '" + tmp + "'";
+      return false;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    if (error) *error = "cannot rename to '" + path + "': " + ec.message();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace autopart
