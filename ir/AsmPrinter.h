@@ -17,8 +17,10 @@ public:
   AsmPrinter(const Module &m, const PrintOptions &opts, std::string &out);
 
   void printTop();
+  void printModuleOp(OpId mod);
   void printOperation(OpId op);
   void printGenericOp(OpId op);
+  void printUnknownCustomOp(OpId op, AttrId customText);
 
   // Pieces used by custom forms.
   void value(ValueId v);

@@ -541,8 +541,8 @@ bool Parser::parseSharding(TensorSharding &s) {
     Mesh mesh;
     if (!parseMesh(mesh)) return false;
     s.inlineMesh = std::move(mesh);
-  } else if (peekStr("#sdy.mesh")) {
-    consumeStr("#sdy.mesh");
+  } else if (peekStr("#sdy.mesh") || peekStr("mesh<")) {
+    if (!consumeStr("#sdy.mesh")) consumeStr("mesh");
     Mesh mesh;
     if (!parseMesh(mesh)) return false;
     s.inlineMesh = std::move(mesh);
@@ -587,7 +587,9 @@ bool Parser::parseSharding(TensorSharding &s) {
     if (key == "replicated") {
       if (!expect('=') || !parseAxisList(s.replicated)) return false;
     } else if (key == "unreduced") {
-      if (!expect('=') || !parseAxisList(s.unreduced)) return false;
+      if (!expect('=')) return false;
+      s.unreducedKind = std::string(parseBareId());
+      if (!parseAxisList(s.unreduced)) return false;
     } else {
       return fail("expected 'replicated' or 'unreduced' in sharding");
     }
@@ -721,6 +723,7 @@ bool Parser::parseDialectAttr(AttrId &a) {
     if (!consumeIf(']')) {
       do {
         TensorSharding sh;
+        consumeStr("#sdy.sharding");
         if (!parseSharding(sh)) return false;
         list.push_back(std::move(sh));
       } while (consumeIf(','));
@@ -1014,6 +1017,108 @@ bool Parser::parseGenericOpBody(OpState &st) {
   return true;
 }
 
+bool Parser::parseUnknownCustomOp(OpState &st) {
+  std::string templ;
+  skipWs();
+  const char *start = p_;
+  int depth = 0;
+  while (p_ < end_) {
+    char c = *p_;
+    if (depth == 0 && c == ':' && !(p_ + 1 < end_ && p_[1] == ':')) break;
+    if (depth == 0 && (c == '\n' || c == '}')) {
+      // No type: an op like `check.expect_true %x` ends at the line end.
+      const char *q = p_;
+      while (q < end_ && (*q == ' ' || *q == '\n' || *q == '\t' || *q == '\r')) ++q;
+      if (q >= end_ || *q != ':') break;
+    }
+    if (c == '"') {
+      const char *s = p_;
+      std::string_view lit;
+      if (!parseStringLiteral(lit)) return false;
+      templ.append(s, size_t(p_ - s));
+      continue;
+    }
+    if (c == '%') {
+      ValueId v;
+      if (!parseValueUse(v)) return false;
+      templ += '$' + std::to_string(st.operands.size());
+      st.operands.push_back(v);
+      continue;
+    }
+    if (depth == 0 && c == '{') {
+      // A region of the op (`{` then a newline or a block label).
+      const char *q = p_ + 1;
+      while (q < end_ && (*q == ' ' || *q == '\t')) ++q;
+      if (q < end_ && (*q == '\n' || *q == '^')) {
+        RegionId r;
+        if (!parseRegion(r)) return false;
+        templ += "$R" + std::to_string(st.regions.size());
+        st.regions.push_back(r);
+        continue;
+      }
+    }
+    if (c == '$') templ += '$';  // escape literal dollars
+    if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
+    if (c == ')' || c == ']' || c == '}' || (c == '>' && !(p_ > start && p_[-1] == '-'))) --depth;
+    if (depth < 0) return fail("unbalanced brackets in custom op '" + st.name + "'");
+    templ += c;
+    ++p_;
+  }
+  while (!templ.empty() && (templ.back() == ' ' || templ.back() == '\n' || templ.back() == '\t'))
+    templ.pop_back();
+  std::string collapsed;
+  for (char c : templ) {
+    if (c == '\n' || c == '\t' || c == '\r') c = ' ';
+    if (c == ' ' && !collapsed.empty() && collapsed.back() == ' ') continue;
+    collapsed += c;
+  }
+  addAttr(st, "__custom_syntax", m.attrs.string(escapeString(collapsed)));
+  if (!consumeIf(':')) {
+    if (st.declaredResults) return fail("expected ':' and result types for '" + st.name + "'");
+    return true;
+  }
+  if (peek() == '(') {
+    std::vector<TypeId> ins, outs;
+    if (!parseFunctionType(ins, outs)) return false;
+    st.resultTypes = std::move(outs);
+    addAttr(st, "__custom_types", m.attrs.string("functional"));
+    return true;
+  }
+  std::vector<TypeId> ts;
+  if (!parseTypeList(ts)) return false;
+  if (consumeStr("->")) {
+    std::vector<TypeId> outs;
+    if (consumeIf('(')) {
+      if (!consumeIf(')') && (!parseTypeList(outs) || !expect(')'))) return false;
+    } else if (!parseTypeList(outs)) {
+      return false;
+    }
+    std::vector<AttrId> ins;
+    for (TypeId t : ts) ins.push_back(m.attrs.typeAttr(t));
+    addAttr(st, "__custom_types", m.attrs.array(ins));
+    st.resultTypes = std::move(outs);
+    return true;
+  }
+  std::vector<AttrId> listed;
+  for (TypeId t : ts) listed.push_back(m.attrs.typeAttr(t));
+  addAttr(st, "__custom_types", m.attrs.array(listed));
+  if (peek() == '{') {
+    // A trailing attribute dictionary (`: tensor<f64> {tolerance = 0.1 : f64}`).
+    std::vector<NamedAttr> trailing;
+    if (!parseAttrDict(trailing)) return false;
+    std::vector<std::pair<NameId, AttrId>> kv;
+    for (const NamedAttr &a : trailing) kv.push_back({a.name, a.value});
+    addAttr(st, "__custom_trailing", m.attrs.dict(std::move(kv)));
+  }
+  if (st.declaredResults == ts.size())
+    st.resultTypes = ts;
+  else if (st.declaredResults > 0 && ts.size() == 1)
+    st.resultTypes.assign(st.declaredResults, ts[0]);
+  else if (st.declaredResults > 0)
+    return fail("cannot tell the result types of custom op '" + st.name + "'");
+  return true;
+}
+
 bool Parser::parseOperation(BlockId block) {
   skipWs();
   const char *opStart = p_;
@@ -1056,11 +1161,12 @@ bool Parser::parseOperation(BlockId block) {
     if (name == "return" || name == "call" || name == "call_indirect" || name == "constant")
       st.name = "func." + st.name;
     const OpSyntax *syntax = lookupOpSyntax(st.name);
-    if (!syntax)
-      return failAt(nameStart, "custom op '" + std::string(name) +
-                                   "' is unknown (write it in the generic form \"" +
-                                   std::string(name) + "\"(...))");
-    if (!syntax->parse(*this, st)) return false;
+    for (auto &[_, n] : resultNames) st.declaredResults += n;
+    if (!syntax) {
+      if (!parseUnknownCustomOp(st)) return false;
+    } else if (!syntax->parse(*this, st)) {
+      return false;
+    }
   }
   AttrId loc = kNoAttr;
   if (!parseOptionalLoc(loc)) return false;
@@ -1205,7 +1311,12 @@ bool Parser::parseTopLevel() {
       p_ = endRes + 3;
       continue;
     }
-    if (!sawModule && consumeKeyword("module")) {
+    if (consumeKeyword("module")) {
+      if (sawModule) {
+        // Several modules: each becomes a nested module of an implicit top.
+        if (!parseNestedModules()) return false;
+        break;
+      }
       sawModule = true;
       skipWs();
       const char *nameStart = p_;
@@ -1230,6 +1341,46 @@ bool Parser::parseTopLevel() {
     if (sawModule) return fail("unexpected " + describe(*p_) + " after the module");
     BlockId block = m.regions[m.region(m.top, 0)].blocks[0];
     if (!parseOperation(block)) return false;
+  }
+  return true;
+}
+
+bool Parser::parseNestedModules() {
+  // The module parsed so far becomes the first nested one.
+  OpId first = m.top;
+  m.top = m.createOp("builtin.module", {}, {}, {}, 1);
+  BlockId block = m.createBlock(m.region(m.top, 0));
+  m.insertOp(block, first);
+  p_ -= 6;  // back to `module`
+  while (!atEnd()) {
+    if (peekStr("---")) {
+      const void *nl = std::memchr(p_, '\n', size_t(end_ - p_));
+      p_ = nl ? static_cast<const char *>(nl) + 1 : end_;
+      continue;
+    }
+    const char *s = p_;
+    if (!consumeKeyword("module")) return fail("expected 'module'");
+    OpId mod = m.createOp("builtin.module", {}, {}, {}, 1);
+    m.ops[mod].srcOffset = uint32_t(s - begin_);
+    BlockId body = m.createBlock(m.region(mod, 0));
+    skipWs();
+    if (*p_ == '@') {
+      const char *n = ++p_;
+      while (p_ < end_ && isSuffixIdChar(*p_)) ++p_;
+      m.setAttr(mod, "sym_name", m.attrs.string(std::string_view(n, size_t(p_ - n))));
+    }
+    if (consumeKeyword("attributes")) {
+      std::vector<NamedAttr> attrs;
+      if (!parseAttrDict(attrs)) return false;
+      for (const NamedAttr &a : attrs) m.setAttr(mod, m.names.str(a.name), a.value);
+    }
+    if (!expect('{')) return false;
+    while (peek() != '}') {
+      if (atEnd()) return fail("expected '}' to end module");
+      if (!parseOperation(body)) return false;
+    }
+    ++p_;
+    m.insertOp(block, mod);
   }
   return true;
 }

@@ -22,6 +22,8 @@ struct OpState {
   std::vector<TypeId> resultTypes;
   std::vector<NamedAttr> attrs;
   std::vector<RegionId> regions;
+  // Number of results named before `=` (custom forms of unknown ops use it).
+  uint32_t declaredResults = 0;
   // Block arguments to define in a region's entry block: (name, type, loc).
   struct Arg {
     std::string_view name;
@@ -95,6 +97,10 @@ public:
   // region has no `^bb(...)` label of its own.
   bool parseRegion(RegionId &r, const std::vector<OpState::Arg> &entryArgs = {});
   bool parseGenericOpBody(OpState &st);  // after the quoted name
+  // The pretty form of an op autopart has no syntax for (`check.expect_eq
+  // %a, %b : t`): its text up to the type is kept as a template in which
+  // operands are `$N`, so it prints back as written with renamed values.
+  bool parseUnknownCustomOp(OpState &st);
   // `: (ins) -> outs` or `: t` shorthands; fills result types of `st`.
   bool parseSameOperandsAndResultType(OpState &st);
   bool parseFunctionalResultType(OpState &st);
@@ -109,6 +115,7 @@ public:
 
 private:
   bool parseModuleBody(OpId moduleOp, bool braced);
+  bool parseNestedModules();
   bool parseBlockBody(BlockId block);
   bool parseDialectAttr(AttrId &a);
   bool parseDenseLike(std::string_view prefix, AttrId &a, TypeId expectedType);

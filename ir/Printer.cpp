@@ -241,6 +241,64 @@ void AsmPrinter::printGenericOp(OpId op) {
   functionalType(op);
 }
 
+void AsmPrinter::printUnknownCustomOp(OpId op, AttrId customText) {
+  out += m.opName(op);
+  std::string text = unescapeString(m.attrs.stringValue(customText));
+  if (!text.empty()) out += ' ';
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '$') {
+      out += text[i];
+      continue;
+    }
+    if (i + 1 < text.size() && text[i + 1] == '$') {
+      out += '$';
+      ++i;
+      continue;
+    }
+    if (i + 1 < text.size() && text[i + 1] == 'R') {
+      size_t j = i + 2;
+      uint32_t r = 0;
+      while (j < text.size() && text[j] >= '0' && text[j] <= '9') r = r * 10 + uint32_t(text[j++] - '0');
+      if (r < m.numRegions(op)) region(m.region(op, r), true);
+      i = j - 1;
+      continue;
+    }
+    size_t j = i + 1;
+    uint32_t index = 0;
+    while (j < text.size() && text[j] >= '0' && text[j] <= '9') index = index * 10 + uint32_t(text[j++] - '0');
+    if (index < m.numOperands(op)) value(m.operand(op, index));
+    i = j - 1;
+  }
+  AttrId types = m.attr(op, "__custom_types");
+  if (types == kNoAttr) return;
+  out += " : ";
+  AttrId trailing = m.attr(op, "__custom_trailing");
+  const AttrStorage &t = m.attrs.get(types);
+  if (t.kind == AttrKind::String) {
+    functionalType(op);
+    return;
+  }
+  for (size_t i = 0; i < t.elems.size(); ++i) {
+    if (i) out += ", ";
+    attr(t.elems[i]);
+  }
+  if (trailing != kNoAttr) {
+    out += ' ';
+    attr(trailing);
+  }
+  bool arrow = m.numResults(op) > 0 && (t.elems.size() != m.numResults(op) ||
+                                        m.attrs.get(t.elems[0]).type != m.type(m.result(op)));
+  if (!arrow) return;
+  out += " -> ";
+  bool paren = m.numResults(op) != 1;
+  if (paren) out += '(';
+  for (uint32_t i = 0; i < m.numResults(op); ++i) {
+    if (i) out += ", ";
+    type(m.type(m.result(op, i)));
+  }
+  if (paren) out += ')';
+}
+
 void AsmPrinter::printOperation(OpId op) {
   const Operation &o = m.ops[op];
   if (o.numResults > 0) {
@@ -262,7 +320,10 @@ void AsmPrinter::printOperation(OpId op) {
   }
   std::string_view name = m.opName(op);
   const OpSyntax *syntax = opts.genericForm ? nullptr : lookupOpSyntax(name);
-  if (syntax) {
+  AttrId customText = m.attr(op, "__custom_syntax");
+  if (customText != kNoAttr && !opts.genericForm) {
+    printUnknownCustomOp(op, customText);
+  } else if (syntax) {
     if (inFunc && name.starts_with("func.") && name != "func.func")
       out += name.substr(5);
     else
@@ -368,45 +429,49 @@ void AsmPrinter::numberScope(OpId isolatedOp) {
 
 // --- Top level -------------------------------------------------------------------
 
-void AsmPrinter::printTop() {
-  if (opts.printLocations)
-    for (auto &[name, def] : m.aliasDefs) out += name + " = " + def + "\n";
-  for (OpId f : m.functions()) numberScope(f);
-  // Top-level ops other than functions (e.g. sdy.mesh) have no values to name
-  // except through nested regions, which the module scope numbers.
+void AsmPrinter::printModuleOp(OpId mod) {
   out += "module";
-  AttrId sym = m.attr(m.top, "sym_name");
+  AttrId sym = m.attr(mod, "sym_name");
   if (sym != kNoAttr) {
     out += " @";
     out += m.attrs.stringValue(sym);
   }
   bool hasAttrs = false;
-  for (const NamedAttr &a : m.attributes(m.top))
+  for (const NamedAttr &a : m.attributes(mod))
     if (m.names.str(a.name) != "sym_name") hasAttrs = true;
   if (hasAttrs) {
     out += " attributes";
-    attrDict(m.top, {"sym_name"});
+    attrDict(mod, {"sym_name"});
   }
   out += " {";
-  indent = 2;
-  for (BlockId b : m.regions[m.region(m.top, 0)].blocks)
+  indent += 2;
+  for (BlockId b : m.regions[m.region(mod, 0)].blocks)
     for (OpId op : m.blocks[b].ops) {
       newline();
-      if (m.isa(op, "func.func")) {
-        inFunc = true;
+      bool saved = inFunc;
+      inFunc = m.isa(op, "func.func");
+      if (m.isa(op, "builtin.module"))
+        printModuleOp(op);
+      else
         printOperation(op);
-        inFunc = false;
-      } else {
-        printOperation(op);
-      }
+      inFunc = saved;
     }
-  indent = 0;
+  indent -= 2;
   newline();
   out += "}";
-  if (opts.printLocations && m.ops[m.top].loc != kNoAttr) {
+  if (opts.printLocations && m.ops[mod].loc != kNoAttr) {
     out += ' ';
-    attr(m.ops[m.top].loc);
+    attr(m.ops[mod].loc);
   }
+}
+
+void AsmPrinter::printTop() {
+  if (opts.printLocations)
+    for (auto &[name, def] : m.aliasDefs) out += name + " = " + def + "\n";
+  m.walk(m.top, [&](OpId op) {
+    if (m.isa(op, "func.func")) numberScope(op);
+  });
+  printModuleOp(m.top);
   out += '\n';
 }
 

@@ -219,10 +219,14 @@ template <const char *kListAttr>
 bool parseCollective(Parser &p, OpState &st) {
   p.skipWs();
   if (kListAttr[0] && p.peek() != '%') {
-    // The axes list is kept as written: `[{}, {"x"}]`, `{"y"}`, `[{"x"}: 0->1]`.
+    // The axes list is kept as written: `[{}, {"x"}]`, `max {"y"}`,
+    // `[{"x"}: 0->1]`.
     const char *s = p.pos();
+    p.parseBareId();
+    p.skipWs();
     char open = p.peek();
-    p.setPos(s + 1);
+    if (open != '[' && open != '{') return p.fail("expected axes list");
+    p.setPos(p.pos() + 1);
     std::string_view inner;
     if (!p.skipBalanced(open, inner)) return false;
     p.addAttr(st, kListAttr, p.m.attrs.opaque(std::string_view(s, size_t(p.pos() - s))));

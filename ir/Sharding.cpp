@@ -141,11 +141,13 @@ std::string TensorSharding::verify(const Mesh &mesh, int64_t rank) const {
 }
 
 static void appendAxisList(std::string &s, const char *key,
-                           const std::vector<AxisRef> &axes) {
+                           const std::vector<AxisRef> &axes, const std::string &kind = {}) {
   if (axes.empty()) return;
   s += ", ";
   s += key;
-  s += "={";
+  s += "=";
+  s += kind;
+  s += "{";
   for (size_t i = 0; i < axes.size(); ++i) {
     if (i) s += ", ";
     s += axes[i].str();
@@ -155,7 +157,7 @@ static void appendAxisList(std::string &s, const char *key,
 
 std::string TensorSharding::strBody() const {
   std::string s = "<";
-  s += inlineMesh ? inlineMesh->str() : '@' + meshName;
+  s += inlineMesh ? "mesh" + inlineMesh->str() : '@' + meshName;
   s += ", [";
   for (size_t i = 0; i < dims.size(); ++i) {
     if (i) s += ", ";
@@ -163,7 +165,7 @@ std::string TensorSharding::strBody() const {
   }
   s += ']';
   appendAxisList(s, "replicated", replicated);
-  appendAxisList(s, "unreduced", unreduced);
+  appendAxisList(s, "unreduced", unreduced, unreducedKind);
   return s + '>';
 }
 

@@ -79,6 +79,8 @@ struct TensorSharding {
   std::vector<DimSharding> dims;
   std::vector<AxisRef> replicated;
   std::vector<AxisRef> unreduced;
+  // Reduction of the unreduced partial values when not a sum (`max`, ...).
+  std::string unreducedKind;
 
   // A fully open, unsharded sharding of the given rank.
   static TensorSharding open(std::string meshName, size_t rank);

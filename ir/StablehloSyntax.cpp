@@ -129,6 +129,11 @@ constexpr char kDimensions[] = "dimensions";
 // --- constant ---------------------------------------------------------------------------
 
 bool parseConstant(Parser &p, OpState &st) {
+  if (p.consumeStr("()")) {
+    // `stablehlo.constant() {value = ...} : () -> type`.
+    if (!p.parseOptionalAttrDict(st.attrs)) return false;
+    return p.expect(':') && p.parseFunctionalResultType(st);
+  }
   if (!p.parseOptionalAttrDict(st.attrs)) return false;
   AttrId value;
   if (!p.parseAttr(value)) return false;
@@ -142,6 +147,16 @@ bool parseConstant(Parser &p, OpState &st) {
 }
 
 void printConstant(AsmPrinter &p, OpId op) {
+  AttrId value = p.m.attr(op, "value");
+  if (value == kNoAttr || p.m.attrs.get(value).type != p.m.type(p.m.result(op))) {
+    // The value's type is not the result's (quantized results): only the
+    // functional form says both.
+    p.out += "()";
+    p.attrDict(op);
+    p.out += " : () -> ";
+    p.type(p.m.type(p.m.result(op)));
+    return;
+  }
   p.attrDict(op, {"value"});
   p.out += ' ';
   p.attr(p.m.attr(op, "value"));
@@ -421,6 +436,24 @@ void printGetTupleElement(AsmPrinter &p, OpId op) {
   p.operands(op);
   p.out += '[' + std::to_string(p.m.attrs.get(p.m.attr(op, "index")).intValue) + ']';
   p.attrDict(op, {"index"});
+  p.out += " : ";
+  p.functionalType(op);
+}
+
+bool parseGetDimensionSize(Parser &p, OpState &st) {
+  if (!p.parseValueUseList(st.operands) || !p.expect(',')) return false;
+  int64_t dim;
+  if (!p.expectKeyword("dim") || !p.expect('=') || !p.parseInt(dim)) return false;
+  p.addAttr(st, "dimension", p.m.attrs.integer(dim, i64Type(p.m)));
+  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  return p.expect(':') && p.parseFunctionalResultType(st);
+}
+
+void printGetDimensionSize(AsmPrinter &p, OpId op) {
+  p.out += ' ';
+  p.operands(op);
+  p.out += ", dim = " + std::to_string(p.m.attrs.get(p.m.attr(op, "dimension")).intValue);
+  p.attrDict(op, {"dimension"});
   p.out += " : ";
   p.functionalType(op);
 }
@@ -1046,7 +1079,8 @@ const OpSyntaxEntry kEntries[] = {
     SOART("sqrt"), SOART("subtract"), SOART("tan"), SOART("tanh"), SOART("xor"),
     FUNCTIONAL("reshape"), FUNCTIONAL("bitcast_convert"), FUNCTIONAL("dynamic_update_slice"),
     FUNCTIONAL("dynamic_reshape"), FUNCTIONAL("dynamic_broadcast_in_dim"),
-    FUNCTIONAL("get_dimension_size"), FUNCTIONAL("uniform_quantize"),
+    {"stablehlo.get_dimension_size", {parseGetDimensionSize, printGetDimensionSize}},
+    FUNCTIONAL("uniform_quantize"),
     FUNCTIONAL("uniform_dequantize"),
     {"stablehlo.broadcast_in_dim", {parseDimsOp<kBroadcastDims, false>, printDimsOp<kBroadcastDims, false>}},
     {"stablehlo.transpose", {parseDimsOp<kPermutation, false>, printDimsOp<kPermutation, false>}},
