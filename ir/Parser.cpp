@@ -211,13 +211,31 @@ bool Parser::parseValueDefName(std::string_view &name) {
   return true;
 }
 
+// The number of a `%123` name, or -1 for other names (`%arg0`, `%cst`, `%01`).
+static int64_t numberedName(std::string_view name) {
+  if (name.size() < 2 || name.size() > 10 || (name[1] == '0' && name.size() > 2)) return -1;
+  int64_t n = 0;
+  for (size_t i = 1; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return -1;
+    n = n * 10 + (name[i] - '0');
+  }
+  return n;
+}
+
 bool Parser::parseValueUse(ValueId &v) {
   std::string_view name;
   const char *s = (skipWs(), p_);
   if (!parseValueDefName(name)) return false;
-  auto it = values_.find(name);
-  if (it == values_.end()) return failAt(s, "use of undeclared SSA value " + std::string(name));
-  v = it->second;
+  int64_t num = numberedName(name);
+  if (num >= 0) {
+    if (size_t(num) >= numbered_.size() || numbered_[size_t(num)] == kNone)
+      return failAt(s, "use of undeclared SSA value " + std::string(name));
+    v = numbered_[size_t(num)];
+  } else {
+    auto it = values_.find(name);
+    if (it == values_.end()) return failAt(s, "use of undeclared SSA value " + std::string(name));
+    v = it->second;
+  }
   if (p_ < end_ && *p_ == '#') {
     ++p_;
     int64_t k;
@@ -248,6 +266,13 @@ bool Parser::parseValueUseList(std::vector<ValueId> &vs) {
 }
 
 void Parser::defineValue(std::string_view name, ValueId v) {
+  int64_t num = numberedName(name);
+  if (num >= 0) {
+    if (size_t(num) >= numbered_.size()) numbered_.resize(size_t(num) + 1, kNone);
+    undo_.push_back({name, numbered_[size_t(num)]});
+    numbered_[size_t(num)] = v;
+    return;
+  }
   auto [it, inserted] = values_.try_emplace(name, v);
   undo_.push_back({name, inserted ? kNone : it->second});
   it->second = v;
@@ -261,6 +286,11 @@ void Parser::popScope() {
   while (undo_.size() > mark) {
     auto [name, prev] = undo_.back();
     undo_.pop_back();
+    int64_t num = numberedName(name);
+    if (num >= 0) {
+      numbered_[size_t(num)] = prev;
+      continue;
+    }
     if (prev == kNone)
       values_.erase(name);
     else

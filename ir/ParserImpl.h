@@ -126,6 +126,8 @@ private:
   ParseError error_;
   bool failed_ = false;
   std::unordered_map<std::string_view, ValueId> values_;
+  // `%123` names, by number: the common case, kept out of the hash map.
+  std::vector<ValueId> numbered_;
   // Undo log for scopes: (name, previous value or kNone).
   std::vector<std::pair<std::string_view, ValueId>> undo_;
   std::vector<size_t> scopeMarks_;
