@@ -450,7 +450,8 @@ void AsmPrinter::printModuleOp(OpId mod) {
       newline();
       bool saved = inFunc;
       inFunc = m.isa(op, "func.func");
-      if (m.isa(op, "builtin.module"))
+      // A `builtin.module` written as an unknown custom op has no region.
+      if (m.isa(op, "builtin.module") && m.numRegions(op) == 1)
         printModuleOp(op);
       else
         printOperation(op);

@@ -43,4 +43,12 @@ TEST(RoundTripTest, ReportsLineAndColumnOfErrors) {
   EXPECT_EQ(err.full, "bad.mlir:2:26: error: use of undeclared SSA value %b");
 }
 
+// Found by the parser fuzzer: an op spelled `builtin.module` without a body.
+TEST(RoundTripTest, ModuleNamedOpWithoutRegionPrints) {
+  ParseError err;
+  auto m = parseModule("builtin.module\n", "fuzz.mlir", &err);
+  ASSERT_TRUE(m) << err.full;
+  EXPECT_EQ(printModule(*m), "module {\n  builtin.module\n}\n");
+}
+
 }  // namespace
