@@ -47,6 +47,8 @@ public:
   const Module &m;
   const PrintOptions &opts;
   std::string &out;
+  // When set, `out` is flushed here whenever it grows past a chunk.
+  std::ostream *sink = nullptr;
   int indent = 0;
   // The current op's innermost enclosing func.func: inside one, ops of the
   // func dialect print without the `func.` prefix, as in MLIR.

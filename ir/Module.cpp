@@ -202,19 +202,17 @@ OpId Module::lookupSymbol(std::string_view name) const {
 }
 
 SourceLoc Module::lineCol(uint32_t offset) const {
-  SourceLoc loc{1, 1};
-  if (!source) return loc;
+  if (!source) return SourceLoc{1, 1};
   const std::string &s = *source;
-  size_t end = std::min<size_t>(offset, s.size());
-  for (size_t i = 0; i < end; ++i) {
-    if (s[i] == '\n') {
-      ++loc.line;
-      loc.col = 1;
-    } else {
-      ++loc.col;
-    }
+  if (lineStarts_.empty()) {
+    lineStarts_.push_back(0);
+    for (size_t i = 0; i < s.size(); ++i)
+      if (s[i] == '\n') lineStarts_.push_back(uint32_t(i + 1));
   }
-  return loc;
+  uint32_t off = std::min<uint32_t>(offset, uint32_t(s.size()));
+  auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), off);
+  size_t line = size_t(it - lineStarts_.begin());  // 1-based
+  return SourceLoc{uint32_t(line), off - lineStarts_[line - 1] + 1};
 }
 
 std::string Module::where(OpId op) const {

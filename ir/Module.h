@@ -163,9 +163,14 @@ public:
   OpId lookupSymbol(std::string_view name) const;  // a func.func / sdy.mesh
 
   // --- Diagnostics ----------------------------------------------------------
+  // Line/column of a byte offset: a binary search over line starts indexed
+  // once, so reporting every op of a large program stays near-linear.
   SourceLoc lineCol(uint32_t offset) const;
   // `file:line:col` of an op in the input.
   std::string where(OpId op) const;
+
+private:
+  mutable std::vector<uint32_t> lineStarts_;
 };
 
 // Views over func.func, whose signature lives in its attributes as in MLIR:

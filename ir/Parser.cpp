@@ -1,5 +1,6 @@
 // The generic MLIR grammar: module structure, regions and blocks, values,
 // types, attributes and generic-form ops. Custom op forms are in *Syntax.cpp.
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -269,7 +270,7 @@ void Parser::defineValue(std::string_view name, ValueId v) {
   int64_t num = numberedName(name);
   if (num >= 0) {
     if (size_t(num) >= numbered_.size()) numbered_.resize(size_t(num) + 1, kNone);
-    undo_.push_back({name, numbered_[size_t(num)]});
+    undoNumbered_.push_back({uint32_t(num), numbered_[size_t(num)]});
     numbered_[size_t(num)] = v;
     return;
   }
@@ -278,19 +279,19 @@ void Parser::defineValue(std::string_view name, ValueId v) {
   it->second = v;
 }
 
-void Parser::pushScope() { scopeMarks_.push_back(undo_.size()); }
+void Parser::pushScope() { scopeMarks_.push_back({undo_.size(), undoNumbered_.size()}); }
 
 void Parser::popScope() {
-  size_t mark = scopeMarks_.back();
+  auto [mark, markNumbered] = scopeMarks_.back();
   scopeMarks_.pop_back();
+  while (undoNumbered_.size() > markNumbered) {
+    auto [num, prev] = undoNumbered_.back();
+    undoNumbered_.pop_back();
+    numbered_[num] = prev;
+  }
   while (undo_.size() > mark) {
     auto [name, prev] = undo_.back();
     undo_.pop_back();
-    int64_t num = numberedName(name);
-    if (num >= 0) {
-      numbered_[size_t(num)] = prev;
-      continue;
-    }
     if (prev == kNone)
       values_.erase(name);
     else
@@ -1420,6 +1421,13 @@ std::unique_ptr<Module> parseModule(std::string text, const std::string &fileNam
   auto m = std::make_unique<Module>();
   m->source = std::make_shared<const std::string>(std::move(text));
   m->fileName = fileName;
+  // One op per line is the norm: reserving up front avoids the transient
+  // doubling of every array as it grows, which would dominate peak memory.
+  size_t lines = size_t(std::count(m->source->begin(), m->source->end(), '\n')) + 1;
+  m->ops.reserve(lines);
+  m->values.reserve(lines + lines / 4);
+  m->operandPool.reserve(2 * lines);
+  m->attrPool.reserve(lines);
   Parser parser(*m, *m->source);
   if (!parser.parseTopLevel()) {
     if (error) {

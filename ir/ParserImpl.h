@@ -130,7 +130,8 @@ private:
   std::vector<ValueId> numbered_;
   // Undo log for scopes: (name, previous value or kNone).
   std::vector<std::pair<std::string_view, ValueId>> undo_;
-  std::vector<size_t> scopeMarks_;
+  std::vector<std::pair<uint32_t, ValueId>> undoNumbered_;  // (number, previous)
+  std::vector<std::pair<size_t, size_t>> scopeMarks_;
   std::unordered_map<std::string_view, std::string_view> attrAliases_;
   std::unordered_map<std::string_view, TypeId> typeAliases_;
   int depth_ = 0;

@@ -31,6 +31,10 @@ AsmPrinter::AsmPrinter(const Module &mod, const PrintOptions &o, std::string &s)
 }
 
 void AsmPrinter::newline() {
+  if (sink && out.size() > (1u << 20)) {
+    sink->write(out.data(), std::streamsize(out.size()));
+    out.clear();
+  }
   out += '\n';
   out.append(size_t(indent), ' ');
 }
@@ -484,11 +488,32 @@ std::string printModule(const Module &m, const PrintOptions &opts) {
   return out;
 }
 
+bool printModule(const Module &m, std::ostream &os, const PrintOptions &opts) {
+  std::string out;
+  out.reserve(2u << 20);
+  AsmPrinter printer(m, opts, out);
+  printer.sink = &os;
+  printer.printTop();
+  os.write(out.data(), std::streamsize(out.size()));
+  return bool(os);
+}
+
 bool writeFileAtomic(const std::string &path, const std::string &contents, std::string *error) {
+  return writeFileAtomicWith(
+      path,
+      [&](std::ostream &os) {
+        os.write(contents.data(), std::streamsize(contents.size()));
+        return bool(os);
+      },
+      error);
+}
+
+bool writeFileAtomicWith(const std::string &path,
+                         const std::function<bool(std::ostream &)> &write, std::string *error) {
   if (path == "-") {
-    std::cout.write(contents.data(), std::streamsize(contents.size()));
+    bool ok = write(std::cout);
     std::cout.flush();
-    return bool(std::cout);
+    return ok && bool(std::cout);
   }
   std::string tmp = path + ".tmp." + std::to_string(::getpid());
   {
@@ -497,11 +522,12 @@ bool writeFileAtomic(const std::string &path, const std::string &contents, std::
       if (error) *error = "cannot write '" + tmp + "'";
       return false;
     }
-    f.write(contents.data(), std::streamsize(contents.size()));
+    bool ok = write(f);
     f.close();
-    if (!f) {
+    if (!ok || !f) {
       std::remove(tmp.c_str());
-      if (error) *error = "failed writing '" + tmp + "'";
+      // A writer that declined (its input was bad) has reported why itself.
+      if (error) *error = ok ? "failed writing '" + tmp + "'" : "";
       return false;
     }
   }

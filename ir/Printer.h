@@ -5,6 +5,8 @@
 // re-parsed output gives the same text.
 #pragma once
 
+#include <functional>
+#include <ostream>
 #include <string>
 
 #include "ir/Module.h"
@@ -17,6 +19,15 @@ struct PrintOptions {
 };
 
 std::string printModule(const Module &m, const PrintOptions &opts = {});
+// Streams the text to `os` in pieces, so a large program never exists twice
+// in memory. Returns false when the stream failed.
+bool printModule(const Module &m, std::ostream &os, const PrintOptions &opts = {});
+
+// Writes a file atomically: `write` fills a temporary file next to `path`,
+// which is renamed over `path` only when `write` and the stream succeed.
+bool writeFileAtomicWith(const std::string &path,
+                         const std::function<bool(std::ostream &)> &write,
+                         std::string *error);
 
 // Writes `contents` to `path` atomically (temp file + rename), so a failure
 // never leaves a partial output. "-" writes to stdout.

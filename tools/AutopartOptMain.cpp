@@ -116,38 +116,48 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::string fileName = input == "-" ? "<stdin>" : input;
-  std::vector<std::string> chunks = split ? splitInput(text) : std::vector<std::string>{text};
-  std::string out;
+  std::vector<std::string> chunks;
+  if (split) {
+    chunks = splitInput(text);
+  } else {
+    chunks.push_back(std::move(text));
+  }
   bool failed = false;
   ExpectedDiagnostics expected;
-  for (size_t c = 0; c < chunks.size(); ++c) {
-    if (verify) expected.collect(chunks[c], fileName);
-    Diagnostics diags;
-    ParseError perr;
-    std::unique_ptr<Module> m = parseModule(chunks[c], fileName, &perr);
-    if (!m) {
-      diags.emit(Severity::Error, fileName, perr.line, perr.col, perr.message);
-    } else {
-      for (const PassInvocation &p : pipeline)
-        if (!p.pass->run(*m, p.options, diags) || diags.hasErrors()) break;
+  // Each chunk is parsed, transformed and printed straight into the output
+  // (a temporary file renamed at the end), so only one module is alive.
+  auto writeAll = [&](std::ostream &os) {
+    bool first = true;
+    for (std::string &chunk : chunks) {
+      if (verify) expected.collect(chunk, fileName);
+      Diagnostics diags;
+      ParseError perr;
+      std::unique_ptr<Module> m = parseModule(std::move(chunk), fileName, &perr);
+      if (!m) {
+        diags.emit(Severity::Error, fileName, perr.line, perr.col, perr.message);
+      } else {
+        for (const PassInvocation &p : pipeline)
+          if (!p.pass->run(*m, p.options, diags) || diags.hasErrors()) break;
+      }
+      if (verify) {
+        expected.consume(diags);
+      } else {
+        for (const Diagnostic &d : diags.all()) std::cerr << d.str() << "\n";
+        if (diags.hasErrors()) failed = true;
+      }
+      if (m && !diags.hasErrors()) {
+        if (!first) os << "// -----\n";
+        first = false;
+        if (!printModule(*m, os, printOpts)) return false;
+      }
     }
-    if (verify) {
-      expected.consume(diags);
-    } else {
-      for (const Diagnostic &d : diags.all()) std::cerr << d.str() << "\n";
-      if (diags.hasErrors()) failed = true;
-    }
-    if (m && !diags.hasErrors()) {
-      if (c > 0) out += "// -----\n";
-      out += printModule(*m, printOpts);
-    }
-  }
-  if (verify && !expected.finish(std::cerr)) failed = true;
-  if (!failed || verify) {
-    if (!writeFileAtomic(output, out, &err)) {
-      std::cerr << "autopart-opt: " << err << "\n";
-      return 1;
-    }
+    if (verify && !expected.finish(std::cerr)) failed = true;
+    // A failed run leaves no output file behind (verify mode still prints).
+    return !failed || verify;
+  };
+  if (!writeFileAtomicWith(output, writeAll, &err)) {
+    if (!err.empty()) std::cerr << "autopart-opt: " << err << "\n";
+    return 1;
   }
   return failed ? 1 : 0;
 }

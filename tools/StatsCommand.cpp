@@ -53,10 +53,12 @@ nlohmann::json functionStats(const Module &m, OpId func, int top) {
   double flops = 0;
   int64_t numOps = 0;
   bool dynamic = false;
+  // Only the top few are described, so candidates stay 16 bytes each:
+  // (bytes, op result) or (bytes, argument index).
   struct Big {
     int64_t bytes;
-    std::string what;
-    std::string type;
+    uint32_t op;     // kNone for arguments
+    uint32_t index;  // result or argument number
   };
   std::vector<Big> big;
   m.walk(func, [&](OpId op) {
@@ -66,8 +68,7 @@ nlohmann::json functionStats(const Module &m, OpId func, int top) {
     for (uint32_t i = 0; i < m.numResults(op); ++i) {
       TypeId t = m.type(m.result(op, i));
       dynamic |= m.types.hasDynamicDim(t);
-      std::string where = std::string(m.opName(op)) + " at " + m.where(op);
-      big.push_back({m.types.byteSize(t), where, std::string(m.types.str(t))});
+      big.push_back({m.types.byteSize(t), op, i});
     }
   });
   std::vector<ArgumentInfo> args = classifyArguments(m, func);
@@ -83,7 +84,7 @@ nlohmann::json functionStats(const Module &m, OpId func, int top) {
     if (r.is_null()) r = {{"count", 0}, {"bytes", int64_t(0)}};
     r["count"] = r["count"].get<int64_t>() + 1;
     r["bytes"] = r["bytes"].get<int64_t>() + a.bytes;
-    big.push_back({a.bytes, "argument " + a.name, std::string(m.types.str(m.type(f.args()[i])))});
+    big.push_back({a.bytes, kNone, uint32_t(i)});
   }
   j["arguments"] = {{"count", args.size()}, {"by_role", byRole}};
   std::vector<std::pair<std::string, int64_t>> hist(histogram.begin(), histogram.end());
@@ -93,10 +94,19 @@ nlohmann::json functionStats(const Module &m, OpId func, int top) {
   nlohmann::json h = nlohmann::json::array();
   for (auto &[name, n] : hist) h.push_back({{"op", name}, {"count", n}});
   j["histogram"] = h;
-  std::stable_sort(big.begin(), big.end(), [](const Big &a, const Big &b) { return a.bytes > b.bytes; });
+  size_t shown = std::min(big.size(), size_t(std::max(top, 0)));
+  std::partial_sort(big.begin(), big.begin() + ptrdiff_t(shown), big.end(),
+                    [](const Big &a, const Big &b) {
+                      return a.bytes != b.bytes ? a.bytes > b.bytes : a.op < b.op;
+                    });
   nlohmann::json largest = nlohmann::json::array();
-  for (size_t i = 0; i < big.size() && int(i) < top; ++i)
-    largest.push_back({{"bytes", big[i].bytes}, {"type", big[i].type}, {"where", big[i].what}});
+  for (size_t i = 0; i < shown; ++i) {
+    const Big &b = big[i];
+    ValueId v = b.op == kNone ? f.args()[b.index] : m.result(b.op, b.index);
+    std::string where = b.op == kNone ? "argument " + args[b.index].name
+                                      : std::string(m.opName(b.op)) + " at " + m.where(b.op);
+    largest.push_back({{"bytes", b.bytes}, {"type", std::string(m.types.str(m.type(v)))}, {"where", where}});
+  }
   j["largest_tensors"] = largest;
   return j;
 }
