@@ -556,6 +556,13 @@ bool Parser::parseMesh(Mesh &mesh) {
   if (consumeIf(',')) {
     if (!expectKeyword("device_ids") || !expect('=') || !parseIntList(mesh.deviceIds)) return false;
   }
+  // Device ids in iota order say nothing more than their absence; Shardy
+  // drops them, and so must we for shardings to compare equal.
+  if (!mesh.axes.empty() && !mesh.deviceIds.empty()) {
+    bool iota = true;
+    for (size_t i = 0; i < mesh.deviceIds.size(); ++i) iota &= mesh.deviceIds[i] == int64_t(i);
+    if (iota) mesh.deviceIds.clear();
+  }
   return expect('>');
 }
 

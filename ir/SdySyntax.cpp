@@ -79,11 +79,8 @@ bool parseMeshOp(Parser &p, OpState &st) {
   p.addAttr(st, "sym_name", p.m.attrs.string(name));
   if (!p.expect('=')) return false;
   Mesh mesh;
-  if (p.consumeStr("#sdy.mesh")) {
-  }
+  p.consumeStr("#sdy.mesh");
   if (!p.parseMesh(mesh)) return false;
-  // Shardy drops device ids that are the identity over a one-device mesh.
-  if (!mesh.axes.empty() && mesh.deviceIds.size() == 1 && mesh.deviceIds[0] == 0) mesh.deviceIds.clear();
   p.addAttr(st, "mesh", p.m.attrs.mesh(std::move(mesh)));
   return p.parseOptionalAttrDict(st.attrs);
 }

@@ -130,7 +130,10 @@ constexpr char kDimensions[] = "dimensions";
 
 bool parseConstant(Parser &p, OpState &st) {
   if (p.consumeStr("()")) {
-    // `stablehlo.constant() {value = ...} : () -> type`.
+    // `stablehlo.constant() <{value = ...}> {attrs} : () -> type`.
+    if (p.consumeStr("<")) {
+      if (!p.parseAttrDict(st.attrs) || !p.expect('>')) return false;
+    }
     if (!p.parseOptionalAttrDict(st.attrs)) return false;
     return p.expect(':') && p.parseFunctionalResultType(st);
   }
@@ -150,9 +153,14 @@ void printConstant(AsmPrinter &p, OpId op) {
   AttrId value = p.m.attr(op, "value");
   if (value == kNoAttr || p.m.attrs.get(value).type != p.m.type(p.m.result(op))) {
     // The value's type is not the result's (quantized results): only the
-    // functional form says both.
+    // functional form, with the value as a property, says both.
     p.out += "()";
-    p.attrDict(op);
+    if (value != kNoAttr) {
+      p.out += " <{value = ";
+      p.attr(value);
+      p.out += "}>";
+    }
+    p.attrDict(op, {"value"});
     p.out += " : () -> ";
     p.type(p.m.type(p.m.result(op)));
     return;
