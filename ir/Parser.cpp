@@ -356,6 +356,11 @@ bool Parser::parseTensorType(TypeId &t) {
 bool Parser::parseType(TypeId &t) {
   skipWs();
   if (p_ >= end_) return fail("expected type, found end of input");
+  if (++depth_ > kMaxNesting) return fail("type nesting too deep");
+  struct DepthGuard {
+    int &d;
+    ~DepthGuard() { --d; }
+  } guard{depth_};
   const char *s = p_;
   if (consumeStr("tensor<")) return parseTensorType(t);
   if (*p_ == '(') {

@@ -51,4 +51,13 @@ TEST(RoundTripTest, ModuleNamedOpWithoutRegionPrints) {
   EXPECT_EQ(printModule(*m), "module {\n  builtin.module\n}\n");
 }
 
+// Found by the parser fuzzer: deeply nested types must not overflow the stack.
+TEST(RoundTripTest, DeeplyNestedTypeIsAnError) {
+  ParseError err;
+  std::string text = "func.func @f(" + std::string(100000, '(') + "\n";
+  auto m = parseModule(text, "deep.mlir", &err);
+  EXPECT_FALSE(m);
+  EXPECT_NE(err.full.find("nesting too deep"), std::string::npos) << err.full;
+}
+
 }  // namespace
