@@ -1,0 +1,45 @@
+// Operations on ordered lists of mesh axes (a dimension's or a factor's
+// sharding, major to minor) that the reshard planner and the cost model share.
+// Sub-axes are compared by the device range they cover: on mesh ["x"=4],
+// "x":(1)2 covers the major half of x, "x":(2)2 the minor half, and the two
+// next to each other merge back into "x":
+//
+//   mergeAdjacent(["x":(1)2, "x":(2)2])          == ["x"]
+//   isStrictPrefix(["x":(1)2], ["x", "y"])       == true
+//   truncateWithoutOverlap(["x", "y"], ["y"])    == ["x"]
+//   axisSetDiff(["x", "y"], ["y"])               == ["x"]
+#pragma once
+
+#include <vector>
+
+#include "ir/Sharding.h"
+
+namespace autopart {
+
+using AxisList = std::vector<AxisRef>;
+
+// The sub-axis `name`:(pre)size, or the full axis when it covers all of it.
+AxisRef makeAxis(const std::string &name, int64_t pre, int64_t size, const Mesh &mesh);
+// The first device index and size covered by `a` within its axis.
+inline int64_t axisStart(const AxisRef &a) { return a.isSubAxis() ? a.preSize : 1; }
+int64_t axesSize(const AxisList &axes, const Mesh &mesh);
+bool overlapsAny(const AxisRef &a, const AxisList &list, const Mesh &mesh);
+bool axisListsOverlap(const AxisList &a, const AxisList &b, const Mesh &mesh);
+// Whether `a` shards strictly less than `b` along the same major-to-minor
+// order; the last axis of `a` may be a major sub-axis of `b`'s axis there.
+bool isStrictPrefix(const AxisList &a, const AxisList &b, const Mesh &mesh);
+// Joins consecutive sub-axes of the same axis that abut.
+AxisList mergeAdjacent(const AxisList &axes, const Mesh &mesh);
+// Keeps the longest prefix of `a` disjoint from `b` (a partly overlapping axis
+// keeps its major non-overlapping part). Returns whether `a` changed.
+bool truncateWithoutOverlap(AxisList &a, const AxisList &b, const Mesh &mesh);
+// The axes of `a` that overlap nothing in `b`.
+AxisList axisSetDiff(const AxisList &a, const AxisList &b, const Mesh &mesh);
+// Orders axes as the mesh does (axis index, then major sub-axes first) and
+// merges abutting sub-axes: what Shardy prints for reduction axes.
+void sortAndMerge(AxisList &axes, const Mesh &mesh);
+// A total order on lists (shorter prefixes first), for deterministic ties.
+bool axisListLess(const AxisList &a, const AxisList &b, const Mesh &mesh);
+std::string axisListStr(const AxisList &axes);  // `{"x", "y":(1)2}`
+
+}  // namespace autopart

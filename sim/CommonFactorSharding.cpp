@@ -1,0 +1,200 @@
+#include "sim/CommonFactorSharding.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace autopart {
+
+namespace {
+
+const OpShardingRule::TensorFactors &mappingOf(const OpShardingRule &rule, size_t t) {
+  return t < rule.operands.size() ? rule.operands[t] : rule.results[t - rule.operands.size()];
+}
+
+bool isNonScalar(const OpShardingRule &rule, size_t t) { return !mappingOf(rule, t).empty(); }
+
+int64_t precedence(FactorKind kind) {
+  switch (kind) {
+  case FactorKind::PassThrough: return 3;
+  case FactorKind::Reduction: return 2;
+  case FactorKind::Permutation: return 1;
+  case FactorKind::NeedReplication: return 0;
+  }
+  return 0;
+}
+
+struct Candidate {
+  int32_t factor = -1;
+  AxisList axes;
+  int64_t totalSource = 0;   // global elements of the tensors proposing it
+  int64_t precedence = 0;
+  int64_t largestLocal = 0;  // largest local size of a tensor with the factor
+  int64_t shardingSize = 0;  // what it adds beyond the factor's assignment
+};
+
+bool candidateLess(const Candidate &a, const Candidate &b, const Mesh &mesh) {
+  auto key = [](const Candidate &c) {
+    return std::make_tuple(c.totalSource, c.precedence, c.largestLocal, c.shardingSize, c.factor);
+  };
+  if (key(a) != key(b)) return key(a) < key(b);
+  return axisListLess(a.axes, b.axes, mesh);
+}
+
+AxesPerFactor commonAxesOnUnary(const std::vector<TensorFactorShardings> &tensors,
+                                const OpShardingRule &rule,
+                                const std::vector<int64_t> &tensorSizes, const Mesh &mesh) {
+  std::vector<size_t> nonScalar;
+  for (size_t t = 0; t < tensors.size(); ++t)
+    if (isNonScalar(rule, t)) nonScalar.push_back(t);
+  auto preference = [&](size_t t) {
+    bool shardedPermutation = false;
+    for (size_t f = 0; f < rule.numFactors(); ++f)
+      if (tensors[t].has(f) && rule.kind(int32_t(f)) == FactorKind::Permutation &&
+          !tensors[t].factors[f].axes.empty())
+        shardedPermutation = true;
+    return std::make_tuple(!shardedPermutation, tensorSizes[t], tensors[t].shardingSize(mesh));
+  };
+  size_t preferred = nonScalar[0], other = nonScalar[1];
+  if (preference(preferred) < preference(other)) std::swap(preferred, other);
+
+  AxesPerFactor axes(rule.numFactors());
+  AxisList used;
+  for (size_t f = 0; f < rule.numFactors(); ++f) {
+    if (!tensors[preferred].has(f)) continue;
+    axes[f] = tensors[preferred].factors[f].axes;
+    used.insert(used.end(), axes[f].begin(), axes[f].end());
+  }
+  for (size_t f = 0; f < rule.numFactors(); ++f) {
+    if (!tensors[other].has(f) || tensors[preferred].has(f)) continue;
+    axes[f] = tensors[other].factors[f].axes;
+    truncateWithoutOverlap(axes[f], used, mesh);
+  }
+  return axes;
+}
+
+AxesPerFactor commonAxesHeuristic(const std::vector<TensorFactorShardings> &tensors,
+                                  const OpShardingRule &rule,
+                                  const std::vector<int64_t> &tensorSizes, const Mesh &mesh) {
+  size_t numFactors = rule.numFactors();
+  std::vector<Candidate> candidates;
+  for (size_t t = 0; t < tensors.size(); ++t) {
+    for (size_t f = 0; f < numFactors; ++f) {
+      if (!tensors[t].has(f) || rule.kind(int32_t(f)) == FactorKind::NeedReplication) continue;
+      AxisList axes = tensors[t].factors[f].axes;
+      for (; !axes.empty(); axes.pop_back()) {
+        auto it = std::find_if(candidates.begin(), candidates.end(), [&](const Candidate &c) {
+          return c.factor == int32_t(f) && c.axes == axes;
+        });
+        if (it != candidates.end()) {
+          it->totalSource += tensorSizes[t];
+          it->largestLocal = std::max(it->largestLocal, tensorSizes[t]);
+          continue;
+        }
+        candidates.push_back({int32_t(f), axes, tensorSizes[t], precedence(rule.kind(int32_t(f))),
+                              tensorSizes[t], axesSize(axes, mesh)});
+      }
+    }
+  }
+
+  // A factor that follows another in some dimension may only be sharded once
+  // that one is fully sharded; anything else would be a strided layout.
+  std::vector<std::vector<int32_t>> dependsOn(numFactors);
+  for (size_t t = 0; t < tensors.size(); ++t)
+    for (const OpShardingRule::DimFactors &dim : mappingOf(rule, t))
+      for (size_t k = 1; k < dim.size(); ++k) dependsOn[size_t(dim[k])].push_back(dim[k - 1]);
+
+  AxesPerFactor assigned(numFactors);
+  while (true) {
+    const Candidate *best = nullptr;
+    for (const Candidate &c : candidates) {
+      if (!dependsOn[size_t(c.factor)].empty()) continue;
+      if (!best || candidateLess(*best, c, mesh)) best = &c;
+    }
+    if (!best) break;
+    int32_t factor = best->factor;
+    AxisList picked = best->axes;
+    assigned[size_t(factor)] = picked;
+    if (axesSize(picked, mesh) == rule.factorSizes[size_t(factor)])
+      for (std::vector<int32_t> &deps : dependsOn) std::erase(deps, factor);
+
+    for (size_t i = 0; i < candidates.size();) {
+      Candidate &c = candidates[i];
+      const AxisList &current = assigned[size_t(c.factor)];
+      bool drop = false;
+      if (c.factor == factor) {
+        drop = !isStrictPrefix(picked, c.axes, mesh);
+        if (!drop) c.shardingSize = axesSize(c.axes, mesh) / axesSize(picked, mesh);
+      } else if (truncateWithoutOverlap(c.axes, picked, mesh)) {
+        drop = c.axes == current || c.axes.empty();
+        if (!drop) c.shardingSize = axesSize(c.axes, mesh) / axesSize(current, mesh);
+      } else {
+        c.shardingSize = axesSize(c.axes, mesh);
+      }
+      if (drop) {
+        candidates[i] = std::move(candidates.back());
+        candidates.pop_back();
+      } else {
+        ++i;
+      }
+    }
+
+    for (Candidate &c : candidates) c.largestLocal = 0;
+    for (size_t t = 0; t < tensors.size(); ++t) {
+      int64_t local = tensorSizes[t];
+      for (size_t f = 0; f < numFactors; ++f)
+        if (tensors[t].has(f)) local /= axesSize(assigned[f], mesh);
+      for (Candidate &c : candidates)
+        if (tensors[t].has(size_t(c.factor))) c.largestLocal = std::max(c.largestLocal, local);
+    }
+  }
+  return assigned;
+}
+
+}  // namespace
+
+std::optional<AxesPerFactor> compatibleFactorShardings(
+    const std::vector<TensorFactorShardings> &tensors, const OpShardingRule &rule,
+    size_t numOperands, const Mesh &mesh) {
+  AxesPerFactor common(rule.numFactors());
+  std::vector<bool> seen(rule.numFactors());
+  for (const TensorFactorShardings &t : tensors) {
+    for (size_t f = 0; f < rule.numFactors(); ++f) {
+      if (!t.has(f)) continue;
+      const FactorSharding &fs = t.factors[f];
+      if (!fs.overflow.empty()) return std::nullopt;
+      if (rule.kind(int32_t(f)) == FactorKind::NeedReplication) {
+        if (!fs.axes.empty()) return std::nullopt;
+        continue;
+      }
+      if (!seen[f]) {
+        common[f] = fs.axes;
+        seen[f] = true;
+      } else if (fs.axes != common[f]) {
+        return std::nullopt;
+      }
+    }
+  }
+  for (int32_t f : rule.reductionFactors)
+    for (size_t t = numOperands; t < tensors.size(); ++t)
+      for (size_t g = 0; g < rule.numFactors(); ++g)
+        if (tensors[t].has(g) && axisListsOverlap(common[size_t(f)], tensors[t].factors[g].axes, mesh))
+          return std::nullopt;
+  return common;
+}
+
+AxesPerFactor findCommonAxes(const std::vector<TensorFactorShardings> &tensors,
+                             const OpShardingRule &rule, size_t numOperands,
+                             const std::vector<int64_t> &tensorSizes, const Mesh &mesh) {
+  (void)numOperands;
+  size_t nonScalar = 0;
+  bool multiFactorDims = false;
+  for (size_t t = 0; t < tensors.size(); ++t) {
+    if (isNonScalar(rule, t)) ++nonScalar;
+    for (const OpShardingRule::DimFactors &dim : mappingOf(rule, t)) multiFactorDims |= dim.size() > 1;
+  }
+  if (nonScalar == 2 && rule.needReplicationFactors.empty() && !multiFactorDims)
+    return commonAxesOnUnary(tensors, rule, tensorSizes, mesh);
+  return commonAxesHeuristic(tensors, rule, tensorSizes, mesh);
+}
+
+}  // namespace autopart
