@@ -1,0 +1,59 @@
+#include "sim/CollectiveCost.h"
+
+#include <algorithm>
+
+namespace autopart {
+
+// Ring stages over `axes` ending in a buffer of `bytes`: the stage over the
+// minor axis moves the smallest buffer.
+static double ringSeconds(const AxisList &axes, double bytes, const Mesh &mesh,
+                          const DeviceParams &device) {
+  // The stage over axes[i] ends holding bytes / (product of the more major
+  // axes' sizes): minor stages move small buffers.
+  double seconds = 0, majorProduct = 1;
+  for (const AxisRef &a : axes) {
+    double n = double(a.size(mesh));
+    if (n > 1) {
+      const LinkParams &link = device.link(a.name);
+      seconds += (n - 1) * link.latency + (n - 1) / n * (bytes / majorProduct) / link.bandwidth;
+    }
+    majorProduct *= n;
+  }
+  return seconds;
+}
+
+double collectiveSeconds(const Collective &c, const Mesh &mesh, const DeviceParams &device) {
+  double bytes = double(c.bytes);
+  switch (c.kind) {
+  case CollectiveKind::AllSlice:
+    return 0;
+  case CollectiveKind::AllGather:
+  case CollectiveKind::ReduceScatter:
+    return ringSeconds(c.axes, bytes, mesh, device);
+  case CollectiveKind::AllReduce:
+    return 2 * ringSeconds(c.axes, bytes, mesh, device);
+  case CollectiveKind::AllToAll: {
+    double seconds = 0;
+    for (const AxisRef &a : c.axes) {
+      double n = double(a.size(mesh));
+      if (n <= 1) continue;
+      const LinkParams &link = device.link(a.name);
+      seconds += (n - 1) * link.latency + (n - 1) / n * bytes / link.bandwidth;
+    }
+    return seconds;
+  }
+  case CollectiveKind::CollectivePermute: {
+    double bw = 0, latency = 0;
+    for (const AxisRef &a : c.axes) {
+      const LinkParams &link = device.link(a.name);
+      bw = bw == 0 ? link.bandwidth : std::min(bw, link.bandwidth);
+      latency = std::max(latency, link.latency);
+    }
+    if (bw == 0) bw = device.defaultLink.bandwidth;
+    return latency + bytes / bw;
+  }
+  }
+  return 0;
+}
+
+}  // namespace autopart

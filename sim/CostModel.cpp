@@ -1,0 +1,140 @@
+#include "sim/CostModel.h"
+
+#include <algorithm>
+
+#include "sim/CollectiveCost.h"
+#include "sim/Flops.h"
+#include "sim/LocalSize.h"
+#include "sim/ReshardPlan.h"
+
+namespace autopart {
+
+AxisList parseAxisList(std::string_view text) {
+  AxisList out;
+  size_t i = 0;
+  while ((i = text.find('"', i)) != std::string_view::npos) {
+    size_t end = text.find('"', i + 1);
+    if (end == std::string_view::npos) break;
+    AxisRef a;
+    a.name = std::string(text.substr(i + 1, end - i - 1));
+    i = end + 1;
+    if (i + 1 < text.size() && text[i] == ':' && text[i + 1] == '(') {
+      size_t close = text.find(')', i);
+      if (close == std::string_view::npos) break;
+      a.preSize = std::stoll(std::string(text.substr(i + 2, close - i - 2)));
+      size_t j = close + 1;
+      while (j < text.size() && isdigit(static_cast<unsigned char>(text[j]))) ++j;
+      a.subSize = std::stoll(std::string(text.substr(close + 1, j - close - 1)));
+      i = j;
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+namespace {
+
+bool isFree(std::string_view name) {
+  return name == "func.return" || name == "stablehlo.return" || name == "sdy.return" ||
+         name == "stablehlo.constant" || name == "sdy.constant" || name == "stablehlo.tuple" ||
+         name == "stablehlo.get_tuple_element" || name == "stablehlo.while" ||
+         name == "stablehlo.case" || name == "stablehlo.if" || name == "func.call" ||
+         name == "stablehlo.optimization_barrier" || name == "sdy.sharding_group" ||
+         name == "sdy.propagation_barrier" || name == "sdy.data_flow_edge" ||
+         name == "sdy.named_computation" || name == "sdy.manual_computation" ||
+         name == "stablehlo.iota";
+}
+
+bool isReshardLike(std::string_view name) {
+  return name == "sdy.reshard" || name == "sdy.sharding_constraint" || name == "sdy.all_gather" ||
+         name == "sdy.all_slice" || name == "sdy.all_to_all" || name == "sdy.collective_permute";
+}
+
+const Mesh *meshOf(const ShardingMap &map, const TensorSharding *a, const TensorSharding *b) {
+  if (a)
+    if (const Mesh *m = map.mesh(*a)) return m;
+  if (b) return map.mesh(*b);
+  return nullptr;
+}
+
+void addCollectives(OpCost &cost, std::vector<Collective> cs, const Mesh &mesh, const DeviceParams &device) {
+  for (Collective &c : cs) {
+    double s = collectiveSeconds(c, mesh, device);
+    cost.commSeconds += s;
+    cost.collectiveSeconds.push_back(s);
+    cost.collectives.push_back(std::move(c));
+  }
+}
+
+}  // namespace
+
+OpCost costOp(const Module &m, OpId op, const OpShardingRule *rule, const ShardingMap &shardings,
+              const DeviceParams &device, const std::vector<const TensorSharding *> *returnTargets) {
+  OpCost cost;
+  std::string_view name = m.opName(op);
+
+  if (name == "func.return" && returnTargets) {
+    for (uint32_t i = 0; i < m.numOperands(op) && i < returnTargets->size(); ++i) {
+      ValueId v = m.operand(op, i);
+      const TensorSharding *from = shardings.get(v), *to = (*returnTargets)[i];
+      const Mesh *mesh = meshOf(shardings, from, to);
+      if (mesh) addCollectives(cost, reshardCollectives(m.types, m.type(v), from, to, *mesh, v), *mesh, device);
+    }
+    return cost;
+  }
+  if (isFree(name)) return cost;
+
+  if (isReshardLike(name) && m.numOperands(op) == 1) {
+    ValueId in = m.operand(op, 0), out = m.result(op);
+    const TensorSharding *from = shardings.get(in), *to = shardings.get(out);
+    if (const Mesh *mesh = meshOf(shardings, from, to))
+      addCollectives(cost, reshardCollectives(m.types, m.type(in), from, to, *mesh, in), *mesh, device);
+    return cost;
+  }
+  if (name == "sdy.all_reduce" && m.numOperands(op) == 1) {
+    ValueId in = m.operand(op, 0);
+    const TensorSharding *s = shardings.get(m.result(op));
+    AttrId axes = m.attr(op, "reduction_axes");
+    if (const Mesh *mesh = meshOf(shardings, s, shardings.get(in)); mesh && axes != kNoAttr) {
+      Collective c{CollectiveKind::AllReduce, parseAxisList(m.attrs.str(axes)),
+                   localBytes(m.types, m.type(in), s, mesh), in};
+      addCollectives(cost, {c}, *mesh, device);
+    }
+    return cost;
+  }
+
+  double globalFlops = opFlops(m, op);
+  double shards = 1;
+  std::optional<OpReshardPlan> plan;
+  if (rule) {
+    plan = planOp(m, op, *rule, shardings);
+    if (!plan->applies) plan.reset();
+  }
+  const Mesh *mesh = plan ? plan->mesh : nullptr;
+  for (uint32_t i = 0; i < m.numOperands(op); ++i) {
+    ValueId v = m.operand(op, i);
+    const TensorSharding *s = plan && plan->operandTargets[i] ? &*plan->operandTargets[i] : shardings.get(v);
+    cost.bytes += double(localBytes(m.types, m.type(v), s, s ? shardings.mesh(*s) : nullptr));
+  }
+  for (uint32_t r = 0; r < m.numResults(op); ++r) {
+    ValueId v = m.result(op, r);
+    const TensorSharding *s = plan && plan->resultShardings[r] ? &*plan->resultShardings[r] : shardings.get(v);
+    const Mesh *rm = s ? shardings.mesh(*s) : nullptr;
+    cost.bytes += double(localBytes(m.types, m.type(v), s, rm));
+    // Without a rule the op is assumed to split its work as its most
+    // sharded result is split.
+    if (!plan && s && rm) {
+      double n = 1;
+      for (const DimSharding &d : s->dims) n *= double(d.shardCount(*rm));
+      shards = std::max(shards, n);
+    }
+  }
+  if (plan) shards = double(plan->iterationShards);
+  cost.flops = globalFlops / shards;
+  TypeId t = m.numResults(op) ? m.type(m.result(op)) : kNoType;
+  cost.computeSeconds = std::max(cost.flops / device.peakFlops(m.types, t), cost.bytes / device.hbmBandwidth);
+  if (plan) addCollectives(cost, planCollectives(m, op, *plan, shardings), *mesh, device);
+  return cost;
+}
+
+}  // namespace autopart

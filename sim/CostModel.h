@@ -1,0 +1,43 @@
+// The time of one op on one device, from its local (sharded) shapes: a
+// roofline max(FLOPs / peak, HBM bytes / HBM bandwidth) for the computation,
+// plus the α-β time of the collectives its shardings imply
+// (sim/ReshardPlan.h, sim/CollectiveCost.h).
+//
+//   %0 = stablehlo.dot_general %x, %w  (tensor<256x1024xf32>, tensor<1024x1024xf32>)
+//   x [{"data"}, {}], w replicated, data=8, 100 TFLOP/s, 2 TB/s:
+//   local FLOPs 2·32·1024·1024 = 67.1 M -> 0.67 µs; bytes (128 KiB + 4 MiB
+//   + 128 KiB) -> 2.2 µs; compute time 2.2 µs (memory bound), no collective.
+//
+// Ops that only carry shardings (sdy.sharding_constraint is a reshard,
+// constants, tuples, terminators) cost nothing but their collectives.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "sim/Collective.h"
+#include "sim/DeviceParams.h"
+#include "sim/ShardingMap.h"
+
+namespace autopart {
+
+struct OpCost {
+  double flops = 0;           // local, one execution
+  double bytes = 0;           // local HBM bytes read and written
+  double computeSeconds = 0;  // roofline
+  double commSeconds = 0;
+  std::vector<Collective> collectives;
+  std::vector<double> collectiveSeconds;  // parallel to `collectives`
+};
+
+// `rule` is the op's sharding rule if it has one (see sim/RuleLookup.h).
+// `returnTargets` is only used for a func.return: the function's result
+// shardings, which returned values are resharded to.
+OpCost costOp(const Module &m, OpId op, const OpShardingRule *rule, const ShardingMap &shardings,
+              const DeviceParams &device,
+              const std::vector<const TensorSharding *> *returnTargets = nullptr);
+
+// Parses an axis list as sdy collectives print it: `{"x", "y":(1)2}`.
+AxisList parseAxisList(std::string_view text);
+
+}  // namespace autopart

@@ -1,0 +1,154 @@
+#include "sim/Memory.h"
+
+#include <algorithm>
+
+#include "sim/LocalSize.h"
+#include "tactics/ArgumentRoles.h"
+
+namespace autopart {
+
+namespace {
+
+class Liveness {
+public:
+  Liveness(const Module &m, const ShardingMap &s, const std::function<int64_t(OpId)> &t)
+      : m_(m), shardings_(s), transient_(t) {}
+
+  int64_t bytes(ValueId v) const {
+    const TensorSharding *s = shardings_.get(v);
+    return localBytes(m_.types, m_.type(v), s, s ? shardings_.mesh(*s) : nullptr);
+  }
+
+  int64_t transient(OpId op) const { return transient_ ? transient_(op) : 0; }
+
+  // Peak of the buffers defined inside `op`'s regions (their arguments alias
+  // the op's operands and are not counted again).
+  int64_t nestedPeak(OpId op) const {
+    int64_t peak = 0;
+    for (uint32_t r = 0; r < m_.numRegions(op); ++r)
+      for (BlockId b : m_.regions[m_.region(op, r)].blocks) peak = std::max(peak, blockPeak(b, nullptr));
+    return peak;
+  }
+
+  // Walks `b`; returns the peak of values defined in it and, with
+  // `peakIndex`, where it is.
+  int64_t blockPeak(BlockId b, size_t *peakIndex) const {
+    const std::vector<OpId> &ops = m_.blocks[b].ops;
+    std::vector<std::vector<ValueId>> freeAt(ops.size());
+    std::vector<size_t> last = lastUses(b);
+    int64_t live = 0, peak = 0;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      OpId op = ops[i];
+      for (uint32_t r = 0; r < m_.numResults(op); ++r) {
+        ValueId v = m_.result(op, r);
+        live += bytes(v);
+        size_t end = std::max(last[v], i);
+        freeAt[end].push_back(v);
+      }
+      int64_t now = live + transient(op) + (m_.numRegions(op) ? nestedPeak(op) : 0);
+      if (now > peak) {
+        peak = now;
+        if (peakIndex) *peakIndex = i;
+      }
+      for (ValueId v : freeAt[i]) live -= bytes(v);
+    }
+    return peak;
+  }
+
+  // Index (in `b`) of the last op using each value, uses nested in regions
+  // counting at the top op; indexed by ValueId.
+  std::vector<size_t> lastUses(BlockId b) const {
+    std::vector<size_t> last(m_.values.size(), 0);
+    const std::vector<OpId> &ops = m_.blocks[b].ops;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      for (ValueId v : m_.operands(ops[i])) last[v] = i;
+      m_.walk(ops[i], [&](OpId inner) {
+        for (ValueId v : m_.operands(inner)) last[v] = i;
+      });
+    }
+    return last;
+  }
+
+private:
+  const Module &m_;
+  const ShardingMap &shardings_;
+  const std::function<int64_t(OpId)> &transient_;
+};
+
+bool isDonated(FuncView &f, size_t i) {
+  return f.argAttr(i, "tf.aliasing_output") != kNoAttr || f.argAttr(i, "jax.buffer_donor") != kNoAttr;
+}
+
+}  // namespace
+
+MemoryReport analyzeMemory(const Module &m, OpId func, const ShardingMap &shardings,
+                           const std::function<int64_t(OpId)> &transientBytes) {
+  MemoryReport report;
+  if (func == kNone) return report;
+  FuncView f{const_cast<Module &>(m), func};
+  Liveness lv(m, shardings, transientBytes);
+  BlockId b = f.entry();
+  const std::vector<OpId> &ops = m.blocks[b].ops;
+  std::vector<size_t> last = lv.lastUses(b);
+  std::span<const ValueId> args = f.args();
+  std::vector<ArgumentInfo> info = classifyArguments(m, func);
+
+  // Resident arguments are a constant floor; donated ones join the walk.
+  int64_t resident = 0;
+  std::vector<std::vector<ValueId>> freeAt(ops.size() + 1);
+  std::vector<bool> donated(args.size());
+  int64_t live = 0;
+  for (size_t i = 0; i < args.size(); ++i) {
+    int64_t bytes = lv.bytes(args[i]);
+    report.argumentBytes += bytes;
+    donated[i] = isDonated(f, i);
+    if (!donated[i]) {
+      resident += bytes;
+      continue;
+    }
+    report.donatedBytes += bytes;
+    live += bytes;
+    freeAt[std::min(last[args[i]], ops.size())].push_back(args[i]);
+  }
+  report.peakBytes = resident + live;
+  size_t peakIndex = ops.size();
+  for (size_t i = 0; i < ops.size(); ++i) {
+    OpId op = ops[i];
+    for (uint32_t r = 0; r < m.numResults(op); ++r) {
+      ValueId v = m.result(op, r);
+      live += lv.bytes(v);
+      freeAt[std::max(last[v], i)].push_back(v);
+    }
+    int64_t now = resident + live + lv.transient(op) + (m.numRegions(op) ? lv.nestedPeak(op) : 0);
+    if (now > report.peakBytes) {
+      report.peakBytes = now;
+      peakIndex = i;
+    }
+    for (ValueId v : freeAt[i]) live -= lv.bytes(v);
+  }
+
+  // What is live at the peak.
+  auto describeOp = [&](OpId op) { return std::string(m.opName(op)) + " at " + m.where(op); };
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (donated[i] && peakIndex < ops.size() && last[args[i]] < peakIndex) continue;
+    std::string name = i < info.size() ? info[i].name : "%arg" + std::to_string(i);
+    report.liveAtPeak.push_back({"argument " + name + (donated[i] ? " (donated)" : ""), lv.bytes(args[i]), args[i], kNone});
+  }
+  if (peakIndex < ops.size()) {
+    report.peakOp = ops[peakIndex];
+    for (size_t i = 0; i <= peakIndex; ++i)
+      for (uint32_t r = 0; r < m.numResults(ops[i]); ++r) {
+        ValueId v = m.result(ops[i], r);
+        if (std::max(last[v], i) >= peakIndex) report.liveAtPeak.push_back({describeOp(ops[i]), lv.bytes(v), v, ops[i]});
+      }
+    OpId op = ops[peakIndex];
+    if (int64_t t = lv.transient(op)) report.liveAtPeak.push_back({"collective buffers of " + describeOp(op), t, kNone, op});
+    if (m.numRegions(op))
+      if (int64_t n = lv.nestedPeak(op)) report.liveAtPeak.push_back({"inside " + describeOp(op), n, kNone, op});
+  }
+  std::stable_sort(report.liveAtPeak.begin(), report.liveAtPeak.end(),
+                   [](const LiveBuffer &a, const LiveBuffer &b) { return a.bytes > b.bytes; });
+  return report;
+}
+
+}  // namespace autopart

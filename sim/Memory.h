@@ -1,0 +1,44 @@
+// Peak memory of one device over a step: a liveness walk in program order
+// over the entry function's ops with local (sharded) buffer sizes.
+//  - arguments (parameters, optimizer state, data) are resident all step,
+//    except donated ones (`tf.aliasing_output`, `jax.buffer_donor`), freed
+//    after their last use;
+//  - each result lives from its op to its last use (uses nested in a loop or
+//    branch count at the enclosing op); returned values live to the end;
+//  - an op's collective buffers and the peak inside its regions (loop
+//    bodies) are live while the op runs.
+//
+//   %arg0 (donated, 4 MiB) -> %0 = exp %arg0 (4 MiB) -> %1 = exp %0 -> return %1
+//   at %0: arg0 + %0 = 8 MiB; at %1: %0 + %1 = 8 MiB (arg0 freed after %0)
+//   -> peak 8 MiB, while without donation it would be 12 MiB.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/ShardingMap.h"
+
+namespace autopart {
+
+struct LiveBuffer {
+  std::string what;  // "%arg0 params['w1']" or "stablehlo.dot_general at f.mlir:3:5"
+  int64_t bytes = 0;
+  ValueId value = kNone;  // kNone for transient buffers
+  OpId op = kNone;        // defining op, kNone for arguments
+};
+
+struct MemoryReport {
+  int64_t peakBytes = 0;
+  OpId peakOp = kNone;  // op running at the peak (kNone: before the first op)
+  int64_t argumentBytes = 0;
+  int64_t donatedBytes = 0;
+  std::vector<LiveBuffer> liveAtPeak;  // largest first
+};
+
+// `transientBytes(op)` adds per-op temporary buffers (collectives); may be
+// empty.
+MemoryReport analyzeMemory(const Module &m, OpId func, const ShardingMap &shardings,
+                           const std::function<int64_t(OpId)> &transientBytes = {});
+
+}  // namespace autopart

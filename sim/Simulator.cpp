@@ -1,0 +1,190 @@
+#include "sim/Simulator.h"
+
+#include <algorithm>
+
+#include "sim/Flops.h"
+#include "sim/RuleLookup.h"
+#include "sim/TripCount.h"
+
+namespace autopart {
+
+namespace {
+
+OpId pickEntry(const Module &m, const std::string &name) {
+  std::vector<OpId> funcs = m.functions();
+  if (funcs.empty()) return kNone;
+  std::string want = name.empty() ? "main" : name;
+  for (OpId f : funcs)
+    if (FuncView{const_cast<Module &>(m), f}.name() == want) return f;
+  return name.empty() ? funcs.front() : kNone;
+}
+
+}  // namespace
+
+Simulator::Simulator(const Module &m, ShardingMap shardings, DeviceParams device, SimOptions options)
+    : m_(m), shardings_(std::move(shardings)), device_(std::move(device)), options_(std::move(options)) {
+  entry_ = pickEntry(m, options_.entry);
+  if (!shardings_.meshes().empty()) defaultMesh_ = shardings_.meshes().begin()->first;
+  if (entry_ == kNone) {
+    warnings_.push_back("no function to simulate");
+    return;
+  }
+  FuncView f{const_cast<Module &>(m), entry_};
+  for (size_t i = 0; i < f.numResults(); ++i) {
+    AttrId a = f.resultAttr(i, "sdy.sharding");
+    returnTargets_.push_back(a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding ? m.attrs.get(a).sharding.get()
+                                                                                  : nullptr);
+  }
+  addBlock(f.entry(), 1, 0);
+  rules_.reserve(sites_.size());
+  for (const Site &s : sites_) rules_.push_back(ruleFor(m, s.op));
+  costs_.resize(sites_.size());
+  valid_.assign(sites_.size(), false);
+  stale_.reserve(sites_.size());
+  for (size_t i = 0; i < sites_.size(); ++i) stale_.push_back(i);
+  indexUses();
+}
+
+void Simulator::addBlock(BlockId b, double multiplier, int depth) {
+  for (OpId op : m_.blocks[b].ops) {
+    std::string_view name = m_.opName(op);
+    auto addRegion = [&](uint32_t r, double mult) {
+      for (BlockId inner : m_.regions[m_.region(op, r)].blocks) addBlock(inner, mult, depth + 1);
+    };
+    sites_.push_back({op, multiplier});
+    if (name == "stablehlo.while" && m_.numRegions(op) == 2) {
+      std::optional<int64_t> trips = staticTripCount(m_, op);
+      double n = trips ? double(*trips) : options_.unknownTripCount;
+      if (!trips) {
+        ++unknownTrips_;
+        warnings_.push_back(m_.where(op) + ": while loop without a static trip count, assumed " +
+                            std::to_string(options_.unknownTripCount));
+      }
+      addRegion(0, multiplier * (n + 1));
+      addRegion(1, multiplier * n);
+    } else if ((name == "stablehlo.case" || name == "stablehlo.if") && m_.numRegions(op)) {
+      for (uint32_t r = 0; r < m_.numRegions(op); ++r) addRegion(r, multiplier / m_.numRegions(op));
+    } else if (name == "sdy.named_computation" || name == "sdy.manual_computation") {
+      for (uint32_t r = 0; r < m_.numRegions(op); ++r) addRegion(r, multiplier);
+    } else if (name == "func.call" && depth < 32) {
+      AttrId callee = m_.attr(op, "callee");
+      if (callee == kNoAttr) continue;
+      std::string sym = m_.attrs.str(callee);
+      if (!sym.empty() && sym[0] == '@') sym.erase(0, 1);
+      OpId f = m_.lookupSymbol(sym);
+      if (f != kNone && m_.isa(f, "func.func")) addBlock(FuncView{const_cast<Module &>(m_), f}.entry(), multiplier, depth + 1);
+    }
+  }
+}
+
+void Simulator::indexUses() {
+  size_t numValues = m_.values.size();
+  std::vector<uint32_t> counts(numValues + 1, 0);
+  auto forEachValue = [&](const Site &s, auto &&fn) {
+    for (ValueId v : m_.operands(s.op)) fn(v);
+    for (uint32_t r = 0; r < m_.numResults(s.op); ++r) fn(m_.result(s.op, r));
+  };
+  for (const Site &s : sites_) forEachValue(s, [&](ValueId v) { ++counts[v + 1]; });
+  for (size_t v = 0; v < numValues; ++v) counts[v + 1] += counts[v];
+  useBegin_ = counts;
+  useSites_.resize(counts[numValues]);
+  std::vector<uint32_t> fill(counts.begin(), counts.end() - 1);
+  for (uint32_t i = 0; i < sites_.size(); ++i) forEachValue(sites_[i], [&](ValueId v) { useSites_[fill[v]++] = i; });
+}
+
+void Simulator::evaluateSite(size_t i) {
+  const Site &s = sites_[i];
+  if (valid_[i]) {
+    const OpCost &old = costs_[i];
+    compute_ -= old.computeSeconds * s.multiplier;
+    comm_ -= old.commSeconds * s.multiplier;
+    localFlops_ -= old.flops * s.multiplier;
+  } else {
+    globalFlops_ += opFlops(m_, s.op) * s.multiplier;
+  }
+  bool isEntryReturn = m_.isa(s.op, "func.return") && m_.parentOp(s.op) == entry_;
+  costs_[i] = costOp(m_, s.op, rules_[i] ? &*rules_[i] : nullptr, shardings_, device_,
+                     isEntryReturn ? &returnTargets_ : nullptr);
+  valid_[i] = true;
+  ++evaluatedSites_;
+  const OpCost &c = costs_[i];
+  compute_ += c.computeSeconds * s.multiplier;
+  comm_ += c.commSeconds * s.multiplier;
+  localFlops_ += c.flops * s.multiplier;
+}
+
+StepSummary Simulator::summary() const {
+  StepSummary s;
+  s.computeSeconds = compute_;
+  s.commSeconds = comm_;
+  s.stepSeconds = compute_ + comm_ - options_.overlap * std::min(compute_, comm_);
+  s.localFlops = localFlops_;
+  s.globalFlops = globalFlops_;
+  s.unknownTripCounts = unknownTrips_;
+  return s;
+}
+
+StepSummary Simulator::evaluate() {
+  for (size_t i : stale_) evaluateSite(i);
+  stale_.clear();
+  return summary();
+}
+
+void Simulator::markStale(ValueId v) {
+  if (v + 1 >= useBegin_.size()) return;
+  for (uint32_t k = useBegin_[v]; k < useBegin_[v + 1]; ++k) stale_.push_back(useSites_[k]);
+}
+
+void Simulator::setSharding(ValueId v, std::optional<TensorSharding> s) {
+  if (s)
+    shardings_.set(v, std::move(*s));
+  else
+    shardings_.clear(v);
+  markStale(v);
+  // Several changed values may share a site; evaluate each once.
+  std::sort(stale_.begin(), stale_.end());
+  stale_.erase(std::unique(stale_.begin(), stale_.end()), stale_.end());
+}
+
+double Simulator::deltaAssign(std::span<const DimRef> dims, const AxisRef &axis) {
+  double before = evaluate().stepSeconds;
+  std::vector<std::pair<ValueId, std::optional<TensorSharding>>> saved;
+  for (const DimRef &d : dims) {
+    const TensorSharding *cur = shardings_.get(d.value);
+    if (std::none_of(saved.begin(), saved.end(), [&](const auto &p) { return p.first == d.value; }))
+      saved.emplace_back(d.value, cur ? std::optional<TensorSharding>(*cur) : std::nullopt);
+    TensorSharding next = cur ? *cur
+                              : TensorSharding::closed(defaultMesh_, size_t(std::max<int64_t>(0, m_.types.rank(m_.type(d.value)))));
+    if (d.dim >= next.dims.size()) continue;
+    next.dims[d.dim].axes.push_back(axis);
+    shardings_.set(d.value, std::move(next));
+  }
+  std::vector<size_t> touched;
+  for (const auto &p : saved)
+    for (uint32_t k = useBegin_[p.first]; k < useBegin_[p.first + 1]; ++k) touched.push_back(useSites_[k]);
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+
+  std::vector<OpCost> oldCosts;
+  oldCosts.reserve(touched.size());
+  double c0 = compute_, k0 = comm_, f0 = localFlops_;
+  for (size_t i : touched) {
+    oldCosts.push_back(costs_[i]);
+    evaluateSite(i);
+  }
+  double after = summary().stepSeconds;
+
+  for (auto &p : saved) {
+    if (p.second)
+      shardings_.set(p.first, std::move(*p.second));
+    else
+      shardings_.clear(p.first);
+  }
+  for (size_t j = 0; j < touched.size(); ++j) costs_[touched[j]] = std::move(oldCosts[j]);
+  compute_ = c0;
+  comm_ = k0;
+  localFlops_ = f0;
+  return after - before;
+}
+
+}  // namespace autopart

@@ -1,0 +1,104 @@
+// Step time of a sharded program on one device and its incremental
+// re-evaluation for the search. The program is flattened once into "sites"
+// in program order (while bodies times their trip count, called functions
+// inlined, case branches averaged); each site's OpCost (sim/CostModel.h) is
+// cached, and changing a value's sharding re-evaluates only the sites that
+// read or define it.
+//
+//   Simulator sim(m, ShardingMap::fromModule(m), device);
+//   StepSummary s = sim.evaluate();             // every site once
+//   DimRef dims[] = {{x, 0}, {h, 0}};           // one named dimension
+//   double d = sim.deltaAssign(dims, AxisRef{"data"});
+//   // d < 0: sharding that dimension over "data" makes the step faster;
+//   // the simulator's state is unchanged afterwards.
+//
+// Step time = compute + communication - overlap * min(compute, comm), with
+// overlap 0 (sequential) unless SimOptions says otherwise.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/CostModel.h"
+
+namespace autopart {
+
+struct SimOptions {
+  // Fraction of min(compute, communication) hidden by overlapping them.
+  double overlap = 0;
+  // Trip count assumed for loops without a recognisable counter (flagged).
+  double unknownTripCount = 1;
+  // Function to simulate; empty: "main", else the first function.
+  std::string entry;
+};
+
+struct StepSummary {
+  double computeSeconds = 0;
+  double commSeconds = 0;
+  double stepSeconds = 0;
+  double localFlops = 0;   // per device, per step
+  double globalFlops = 0;  // whole program (unsharded), per step
+  int unknownTripCounts = 0;
+};
+
+// A (value, dimension) pair: one occurrence of a named dimension.
+struct DimRef {
+  ValueId value;
+  uint32_t dim;
+};
+
+class Simulator {
+public:
+  struct Site {
+    OpId op;
+    double multiplier;  // executions per step
+  };
+
+  Simulator(const Module &m, ShardingMap shardings, DeviceParams device, SimOptions options = {});
+
+  // Re-evaluates the sites made stale by setSharding (all of them the first
+  // time) and returns the totals.
+  StepSummary evaluate();
+  void setSharding(ValueId v, std::optional<TensorSharding> s);
+  // Change in step seconds from appending `axis` (minor-most) to the given
+  // dimensions' shardings; the state is restored before returning.
+  double deltaAssign(std::span<const DimRef> dims, const AxisRef &axis);
+
+  const std::vector<Site> &sites() const { return sites_; }
+  const OpCost &siteCost(size_t i) const { return costs_[i]; }
+  const ShardingMap &shardings() const { return shardings_; }
+  const DeviceParams &device() const { return device_; }
+  OpId entry() const { return entry_; }
+  const std::vector<std::string> &warnings() const { return warnings_; }
+  size_t evaluatedSites() const { return evaluatedSites_; }  // for tests
+
+private:
+  void addBlock(BlockId b, double multiplier, int depth);
+  void indexUses();
+  void evaluateSite(size_t i);
+  void markStale(ValueId v);
+  StepSummary summary() const;
+
+  const Module &m_;
+  ShardingMap shardings_;
+  DeviceParams device_;
+  SimOptions options_;
+  OpId entry_ = kNone;
+  std::string defaultMesh_;
+  std::vector<Site> sites_;
+  std::vector<std::optional<OpShardingRule>> rules_;  // per site
+  std::vector<OpCost> costs_;
+  std::vector<bool> valid_;
+  std::vector<size_t> stale_;
+  // Sites that read or define each value (CSR layout).
+  std::vector<uint32_t> useBegin_, useSites_;
+  std::vector<const TensorSharding *> returnTargets_;
+  double compute_ = 0, comm_ = 0, localFlops_ = 0, globalFlops_ = 0;
+  int unknownTrips_ = 0;
+  size_t evaluatedSites_ = 0;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace autopart
