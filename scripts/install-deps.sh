@@ -3,7 +3,8 @@
 # machine that already has them pays nothing.
 set -euo pipefail
 packages=(cmake ninja-build g++ clang libgtest-dev libgmock-dev libbenchmark-dev
-          llvm-14-tools libcli11-dev nlohmann-json3-dev python3 libclang-rt-14-dev)
+          llvm-14-tools libcli11-dev nlohmann-json3-dev libyaml-cpp-dev python3
+          libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -1,0 +1,64 @@
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "tactics/TacticSchedule.h"
+
+using namespace autopart;
+
+namespace {
+
+Mesh dataModel() { return Mesh{{{"data", 8}, {"model", 4}}, {}}; }
+
+TEST(TacticScheduleTest, InlineNamesUseDefaultAxes) {
+  std::string err;
+  auto s = parseTacticSchedule("dp,megatron", dataModel(), &err);
+  ASSERT_TRUE(s) << err;
+  ASSERT_EQ(s->tactics.size(), 2u);
+  EXPECT_EQ(s->tactics[0].kind, TacticKind::BatchParallel);
+  EXPECT_EQ(s->tactics[0].axes, std::vector<std::string>{"data"});
+  EXPECT_EQ(s->tactics[1].kind, TacticKind::Megatron);
+  EXPECT_EQ(s->tactics[1].axes, std::vector<std::string>{"model"});
+}
+
+TEST(TacticScheduleTest, InlineAxesAndAuto) {
+  std::string err;
+  auto s = parseTacticSchedule("fsdp:model, auto", dataModel(), &err);
+  ASSERT_TRUE(s) << err;
+  EXPECT_EQ(s->tactics[0].axes, std::vector<std::string>{"model"});
+  EXPECT_EQ(s->tactics[1].kind, TacticKind::Auto);
+  EXPECT_EQ(s->tactics[1].axes, (std::vector<std::string>{"data", "model"}));
+}
+
+TEST(TacticScheduleTest, UnknownAxisIsAnError) {
+  std::string err;
+  EXPECT_FALSE(parseTacticSchedule("dp:rows", dataModel(), &err));
+  EXPECT_NE(err.find("'rows'"), std::string::npos) << err;
+  EXPECT_FALSE(parseTacticSchedule("pipeline", dataModel(), &err));
+  EXPECT_NE(err.find("unknown tactic 'pipeline'"), std::string::npos) << err;
+}
+
+TEST(TacticScheduleTest, YamlFileWithManualTactic) {
+  std::string path = testing::TempDir() + "/plan.yaml";
+  std::ofstream(path) << "- {tactic: dp, axis: data}\n"
+                         "- axis: model\n"
+                         "  inputs: {\"params/*/w1\": 1, \"params/*/w2\": 0}\n";
+  std::string err;
+  auto s = parseTacticSchedule(path, dataModel(), &err);
+  ASSERT_TRUE(s) << err;
+  ASSERT_EQ(s->tactics.size(), 2u);
+  EXPECT_EQ(s->tactics[1].kind, TacticKind::Manual);
+  ASSERT_EQ(s->tactics[1].inputs.size(), 2u);
+  EXPECT_EQ(s->tactics[1].inputs[0], (std::pair<std::string, int64_t>{"params/*/w1", 1}));
+  EXPECT_EQ(s->tactics[1].inputs[1], (std::pair<std::string, int64_t>{"params/*/w2", 0}));
+}
+
+TEST(TacticScheduleTest, JsonFileRejectsUnknownKeys) {
+  std::string path = testing::TempDir() + "/plan.json";
+  std::ofstream(path) << R"([{"tactic": "fsdp", "axsi": "data"}])";
+  std::string err;
+  EXPECT_FALSE(parseTacticSchedule(path, dataModel(), &err));
+  EXPECT_NE(err.find("unknown key 'axsi'"), std::string::npos) << err;
+}
+
+}  // namespace
