@@ -329,7 +329,7 @@ bool Parser::parseTensorType(TypeId &t) {
     } else if (p_ < end_ && *p_ >= '0' && *p_ <= '9') {
       uint64_t d = 0;
       auto r = std::from_chars(p_, end_, d);
-      if (r.ec != std::errc()) return fail("tensor dimension out of range");
+      if (r.ec != std::errc() || d > (uint64_t(1) << 53)) return fail("tensor dimension out of range");
       p_ = r.ptr;
       shape.push_back(int64_t(d));
     } else {
@@ -654,7 +654,10 @@ static bool parseFactorSymbols(Parser &p, std::vector<int32_t> &factors) {
       ++q;
       int64_t n = 0;
       const char *d = q;
-      while (*q >= '0' && *q <= '9') n = n * 10 + (*q++ - '0');
+      while (*q >= '0' && *q <= '9') {
+        n = n * 10 + (*q++ - '0');
+        if (n > (1 << 20)) return p.failAt(d, "factor index after 'z_' is too large");
+      }
       if (q == d) return p.failAt(q, "expected factor number after 'z_'");
       index = int32_t(('z' - 'i') + n);
     }

@@ -49,7 +49,10 @@ static bool parseConvList(std::string_view &s, char a, char b, int64_t &ia, int6
       ++i;
     } else if (body[i] >= '0' && body[i] <= '9') {
       int64_t v = 0;
-      while (i < body.size() && body[i] >= '0' && body[i] <= '9') v = v * 10 + (body[i++] - '0');
+      while (i < body.size() && body[i] >= '0' && body[i] <= '9') {
+        v = v * 10 + (body[i++] - '0');
+        if (v > 4096) return false;  // spatial dimension index, never this large
+      }
       sp.push_back({v, pos});
     } else {
       return false;

@@ -23,6 +23,7 @@ static uint32_t parseBits(std::string_view digits) {
   for (char c : digits) {
     if (c < '0' || c > '9') return 0;
     v = v * 10 + uint32_t(c - '0');
+    if (v > (1u << 24)) return 0;  // MLIR's own limit on integer widths
   }
   return v;
 }
@@ -170,7 +171,8 @@ int64_t TypeTable::numElements(TypeId id) const {
   int64_t n = 1;
   for (int64_t d : t.shape) {
     if (d == kDynamic) return 0;
-    n *= d;
+    // Absurd shapes saturate instead of overflowing.
+    if (__builtin_mul_overflow(n, d, &n)) return INT64_MAX / 64;
   }
   return n;
 }
@@ -182,7 +184,9 @@ int64_t TypeTable::byteSize(TypeId id) const {
     for (TypeId m : t.members) total += byteSize(m);
     return total;
   }
-  return (numElements(id) * int64_t(t.bits) + 7) / 8;
+  int64_t bits;
+  if (__builtin_mul_overflow(numElements(id), int64_t(t.bits), &bits)) return INT64_MAX / 8;
+  return (bits + 7) / 8;
 }
 
 uint32_t TypeTable::elementBits(TypeId id) const { return types_[id].bits; }
