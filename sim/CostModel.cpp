@@ -69,7 +69,8 @@ void addCollectives(OpCost &cost, std::vector<Collective> cs, const Mesh &mesh, 
 }  // namespace
 
 OpCost costOp(const Module &m, OpId op, const OpShardingRule *rule, const ShardingMap &shardings,
-              const DeviceParams &device, const std::vector<const TensorSharding *> *returnTargets) {
+              const DeviceParams &device, const std::vector<const TensorSharding *> *returnTargets,
+              const double *globalFlopsIn) {
   OpCost cost;
   std::string_view name = m.opName(op);
 
@@ -103,7 +104,7 @@ OpCost costOp(const Module &m, OpId op, const OpShardingRule *rule, const Shardi
     return cost;
   }
 
-  double globalFlops = opFlops(m, op);
+  double globalFlops = globalFlopsIn ? *globalFlopsIn : opFlops(m, op);
   double shards = 1;
   std::optional<OpReshardPlan> plan;
   if (rule) {

@@ -33,9 +33,12 @@ struct OpCost {
 // `rule` is the op's sharding rule if it has one (see sim/RuleLookup.h).
 // `returnTargets` is only used for a func.return: the function's result
 // shardings, which returned values are resharded to.
+// `globalFlops`, when given, is opFlops(m, op) computed once by the caller
+// (it does not depend on shardings).
 OpCost costOp(const Module &m, OpId op, const OpShardingRule *rule, const ShardingMap &shardings,
               const DeviceParams &device,
-              const std::vector<const TensorSharding *> *returnTargets = nullptr);
+              const std::vector<const TensorSharding *> *returnTargets = nullptr,
+              const double *globalFlops = nullptr);
 
 // Parses an axis list as sdy collectives print it: `{"x", "y":(1)2}`.
 AxisList parseAxisList(std::string_view text);

@@ -1,6 +1,6 @@
 #include "sim/ReshardPlan.h"
 
-#include <map>
+#include <algorithm>
 
 #include "sim/LocalSize.h"
 
@@ -8,21 +8,23 @@ namespace autopart {
 
 const Mesh *commonMesh(const std::vector<const TensorSharding *> &shardings,
                        const ShardingMap &map, std::string *name) {
-  std::map<std::string, int> counts;
+  // Few tensors and usually one mesh: a linear count beats a map.
+  std::vector<std::pair<std::string_view, int>> counts;
   const Mesh *mesh = nullptr;
-  std::string best;
+  std::string_view best;
   int bestCount = 0;
   for (const TensorSharding *s : shardings) {
     if (!s) continue;
     const Mesh *m = map.mesh(*s);
     if (!m) return nullptr;
-    if (mesh && mesh->axes != m->axes) return nullptr;
+    if (mesh && mesh != m && mesh->axes != m->axes) return nullptr;
     if (!mesh) {
       mesh = m;
       best = s->meshName;
     }
     if (s->isFullyReplicated()) continue;
-    int c = ++counts[s->meshName];
+    auto it = std::find_if(counts.begin(), counts.end(), [&](const auto &c) { return c.first == s->meshName; });
+    int c = it == counts.end() ? (counts.emplace_back(s->meshName, 1), 1) : ++it->second;
     if (c > bestCount) {
       bestCount = c;
       best = s->meshName;
@@ -30,7 +32,7 @@ const Mesh *commonMesh(const std::vector<const TensorSharding *> &shardings,
     }
   }
   if (!mesh || mesh->isMaximal() || mesh->axes.empty()) return nullptr;
-  if (name) *name = best;
+  if (name) *name = std::string(best);
   return mesh;
 }
 

@@ -39,6 +39,7 @@ Simulator::Simulator(const Module &m, ShardingMap shardings, DeviceParams device
   rules_.reserve(sites_.size());
   for (const Site &s : sites_) rules_.push_back(ruleFor(m, s.op));
   costs_.resize(sites_.size());
+  siteFlops_.resize(sites_.size());
   valid_.assign(sites_.size(), false);
   stale_.reserve(sites_.size());
   for (size_t i = 0; i < sites_.size(); ++i) stale_.push_back(i);
@@ -100,11 +101,12 @@ void Simulator::evaluateSite(size_t i) {
     comm_ -= old.commSeconds * s.multiplier;
     localFlops_ -= old.flops * s.multiplier;
   } else {
-    globalFlops_ += opFlops(m_, s.op) * s.multiplier;
+    siteFlops_[i] = opFlops(m_, s.op);
+    globalFlops_ += siteFlops_[i] * s.multiplier;
   }
   bool isEntryReturn = m_.isa(s.op, "func.return") && m_.parentOp(s.op) == entry_;
   costs_[i] = costOp(m_, s.op, rules_[i] ? &*rules_[i] : nullptr, shardings_, device_,
-                     isEntryReturn ? &returnTargets_ : nullptr);
+                     isEntryReturn ? &returnTargets_ : nullptr, &siteFlops_[i]);
   valid_[i] = true;
   ++evaluatedSites_;
   const OpCost &c = costs_[i];
@@ -128,6 +130,11 @@ StepSummary Simulator::evaluate() {
   for (size_t i : stale_) evaluateSite(i);
   stale_.clear();
   return summary();
+}
+
+void Simulator::invalidateAll() {
+  stale_.clear();
+  for (size_t i = 0; i < sites_.size(); ++i) stale_.push_back(i);
 }
 
 void Simulator::markStale(ValueId v) {

@@ -61,6 +61,8 @@ public:
   // Re-evaluates the sites made stale by setSharding (all of them the first
   // time) and returns the totals.
   StepSummary evaluate();
+  // Marks every site stale: the next evaluate() is a full one.
+  void invalidateAll();
   void setSharding(ValueId v, std::optional<TensorSharding> s);
   // Change in step seconds from appending `axis` (minor-most) to the given
   // dimensions' shardings; the state is restored before returning.
@@ -90,6 +92,7 @@ private:
   std::vector<Site> sites_;
   std::vector<std::optional<OpShardingRule>> rules_;  // per site
   std::vector<OpCost> costs_;
+  std::vector<double> siteFlops_;  // global FLOPs of one execution
   std::vector<bool> valid_;
   std::vector<size_t> stale_;
   // Sites that read or define each value (CSR layout).
