@@ -1,0 +1,115 @@
+#include "tactics/TacticSeeds.h"
+
+#include <fnmatch.h>
+
+#include "tactics/ArgumentRoles.h"
+
+namespace autopart {
+
+namespace {
+
+bool axisUsed(const TensorSharding *s, const std::string &axis) {
+  if (!s) return false;
+  for (const AxisRef &a : s->allAxes())
+    if (a.name == axis) return true;
+  return false;
+}
+
+bool dimSharded(const TensorSharding *s, int64_t dim) {
+  return s && size_t(dim) < s->dims.size() && !s->dims[size_t(dim)].axes.empty();
+}
+
+// `params['layer_0']['w1']` is matched as `params/layer_0/w1` too, so globs
+// can use the path form the tactics file documents.
+std::string pathForm(const std::string &name) {
+  std::string out;
+  for (size_t i = 0; i < name.size(); ++i) {
+    char c = name[i];
+    if (c == '[' || c == ']' || c == '\'' || c == '"') {
+      if (c == '[' && !out.empty() && out.back() != '/') out += '/';
+      continue;
+    }
+    if (c == '.') c = '/';
+    out += c;
+  }
+  while (!out.empty() && out.back() == '/') out.pop_back();
+  return out;
+}
+
+bool globMatches(const std::string &glob, const std::string &name) {
+  return fnmatch(glob.c_str(), name.c_str(), 0) == 0 ||
+         fnmatch(glob.c_str(), pathForm(name).c_str(), 0) == 0;
+}
+
+}  // namespace
+
+TacticSeeds seedTactic(const Module &m, OpId func, const Tactic &tactic, const Mesh &mesh,
+                       const std::function<const TensorSharding *(ValueId)> &current) {
+  TacticSeeds out;
+  if (tactic.axes.empty()) return out;
+  const std::string &axis = tactic.axes[0];
+  int64_t axisSize = mesh.axisSize(axis);
+  FuncView f{const_cast<Module &>(m), func};
+  std::span<const ValueId> args = f.args();
+  std::vector<ArgumentInfo> infos = classifyArguments(m, func);
+  auto trySeed = [&](size_t i, int64_t dim) {
+    ValueId v = args[i];
+    const std::vector<int64_t> &shape = m.types.shape(m.type(v));
+    const TensorSharding *s = current(v);
+    const std::string &name = infos[i].name;
+    if (dim < 0 || size_t(dim) >= shape.size()) {
+      out.notes.push_back(name + ": has no dimension " + std::to_string(dim));
+      return;
+    }
+    if (axisUsed(s, axis)) {
+      out.notes.push_back(name + ": axis '" + axis + "' already shards it");
+      return;
+    }
+    if (shape[size_t(dim)] % axisSize != 0) {
+      out.notes.push_back(name + ": dimension " + std::to_string(dim) + " (" +
+                          std::to_string(shape[size_t(dim)]) + ") is not divisible by '" + axis +
+                          "'=" + std::to_string(axisSize));
+      return;
+    }
+    out.seeds.push_back({v, i, dim, axis});
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    TypeId t = m.type(args[i]);
+    if (!m.types.isTensor(t) || m.types.rank(t) == 0) continue;
+    const std::vector<int64_t> &shape = m.types.shape(t);
+    switch (tactic.kind) {
+    case TacticKind::BatchParallel:
+      if (infos[i].role == ArgRole::Data) trySeed(i, 0);
+      break;
+    case TacticKind::Fsdp: {
+      if (infos[i].role == ArgRole::Data) break;
+      const TensorSharding *s = current(args[i]);
+      int64_t best = -1;
+      for (size_t d = 0; d < shape.size(); ++d)
+        if (shape[d] % axisSize == 0 && !dimSharded(s, int64_t(d)) &&
+            (best < 0 || shape[d] > shape[size_t(best)]))
+          best = int64_t(d);
+      if (best < 0) {
+        out.notes.push_back(infos[i].name + ": no free dimension divisible by '" + axis + "'=" +
+                            std::to_string(axisSize) + "; kept replicated on it");
+        break;
+      }
+      trySeed(i, best);
+      break;
+    }
+    case TacticKind::Manual:
+      for (const auto &[glob, dim] : tactic.inputs)
+        if (globMatches(glob, infos[i].name)) {
+          trySeed(i, dim);
+          break;
+        }
+      break;
+    case TacticKind::Megatron:
+    case TacticKind::Auto:
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace autopart

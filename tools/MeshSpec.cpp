@@ -1,0 +1,57 @@
+#include "tools/MeshSpec.h"
+
+#include <cctype>
+#include <sstream>
+
+namespace autopart {
+
+std::optional<Mesh> parseMeshSpec(const std::string &spec, std::string *error) {
+  Mesh mesh;
+  std::stringstream ss(spec);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    size_t eq = item.find('=');
+    std::string name = item.substr(0, eq);
+    while (!name.empty() && name.front() == ' ') name.erase(name.begin());
+    if (eq == std::string::npos || name.empty()) {
+      *error = "mesh axis '" + item + "' is not of the form name=size";
+      return std::nullopt;
+    }
+    for (char c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') {
+        *error = "mesh axis name '" + name + "' must be alphanumeric";
+        return std::nullopt;
+      }
+    std::string size = item.substr(eq + 1);
+    char *end = nullptr;
+    long long v = std::strtoll(size.c_str(), &end, 10);
+    if (size.empty() || *end != '\0' || v < 1 || v > (1 << 20)) {
+      *error = "mesh axis '" + name + "' needs a positive size, got '" + size + "'";
+      return std::nullopt;
+    }
+    if (mesh.axisIndex(name) >= 0) {
+      *error = "mesh axis '" + name + "' is given twice";
+      return std::nullopt;
+    }
+    mesh.axes.push_back({name, v});
+  }
+  if (mesh.axes.empty()) {
+    *error = "empty mesh";
+    return std::nullopt;
+  }
+  return mesh;
+}
+
+std::optional<std::pair<std::string, Mesh>> findModuleMesh(const Module &m) {
+  std::optional<std::pair<std::string, Mesh>> found;
+  m.walk(m.top, [&](OpId op) {
+    if (found || !m.isa(op, "sdy.mesh")) return;
+    AttrId a = m.attr(op, "mesh");
+    AttrId n = m.attr(op, "sym_name");
+    if (a == kNoAttr || n == kNoAttr || !m.attrs.get(a).mesh) return;
+    found = std::make_pair(std::string(m.attrs.stringValue(n)), *m.attrs.get(a).mesh);
+  });
+  return found;
+}
+
+}  // namespace autopart

@@ -1,0 +1,185 @@
+// `autopart plan FILE --mesh data=8,model=4 --tactics dp,fsdp [-o OUT]
+//  [--gspmd] [--specs SPECS.json]`: applies a tactic schedule to the entry
+// function and writes the program annotated with `sdy.mesh` and
+// `sdy.sharding` (plus `mhlo.sharding` strings with --gspmd), and a report of
+// what each tactic sharded on stderr.
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "ir/Printer.h"
+#include "lower/AnnotateModule.h"
+#include "lower/PartitionSpecs.h"
+#include "tactics/ArgumentRoles.h"
+#include "tactics/TacticSchedule.h"
+#include "tactics/TacticSeeds.h"
+#include "tools/Command.h"
+#include "tools/LoadModule.h"
+#include "tools/MeshSpec.h"
+
+namespace autopart {
+namespace {
+
+struct PlanOptions {
+  std::string file;
+  std::string mesh;
+  std::string tactics;
+  std::string output = "-";
+  std::string specs;
+  std::string function;
+  bool gspmd = false;
+};
+
+// The entry function: the one named, else `main`, else the only public one.
+OpId entryFunction(const Module &m, const std::string &wanted) {
+  OpId fallback = kNone;
+  for (OpId f : m.functions()) {
+    FuncView v{const_cast<Module &>(m), f};
+    if (v.entry() == kNone) continue;
+    if (!wanted.empty()) {
+      if (v.name() == wanted) return f;
+      continue;
+    }
+    if (v.name() == "main") return f;
+    AttrId vis = m.attr(f, "sym_visibility");
+    if (fallback == kNone && (vis == kNoAttr || m.attrs.stringValue(vis) == "public")) fallback = f;
+  }
+  return fallback;
+}
+
+int runPlan(const PlanOptions &o) {
+  std::unique_ptr<Module> m = loadModule(o.file);
+  if (!m) return 1;
+  std::string err;
+  std::string meshName = "mesh";
+  std::optional<Mesh> mesh;
+  if (auto found = findModuleMesh(*m)) {
+    meshName = found->first;
+    mesh = found->second;
+  }
+  if (!o.mesh.empty()) {
+    mesh = parseMeshSpec(o.mesh, &err);
+    if (!mesh) {
+      std::cerr << "autopart plan: error: --mesh: " << err << "\n";
+      return 1;
+    }
+  }
+  if (!mesh) {
+    std::cerr << "autopart plan: error: no mesh: pass --mesh (e.g. data=8,model=4) or put an "
+                 "sdy.mesh in the input\n";
+    return 1;
+  }
+  std::optional<TacticSchedule> schedule = parseTacticSchedule(o.tactics, *mesh, &err);
+  if (!schedule) {
+    std::cerr << "autopart plan: error: --tactics: " << err << "\n";
+    return 1;
+  }
+  OpId func = entryFunction(*m, o.function);
+  if (func == kNone) {
+    std::cerr << "autopart plan: error: no entry function"
+              << (o.function.empty() ? "" : " named '" + o.function + "'") << " with a body\n";
+    return 1;
+  }
+  FuncView f{*m, func};
+  for (ValueId v : f.args())
+    if (m->types.hasDynamicDim(m->type(v))) {
+      std::cerr << m->fileName << ": error: argument of type " << m->types.str(m->type(v))
+                << " has dynamic dimensions, which planning does not support\n";
+      return 1;
+    }
+
+  std::vector<std::optional<TensorSharding>> state(m->values.size());
+  std::vector<ArgumentInfo> infos = classifyArguments(*m, func);
+  auto current = [&](ValueId v) -> const TensorSharding * {
+    return state[v] ? &*state[v] : nullptr;
+  };
+  // Shardings already in the input are fixed constraints: tactics build on them.
+  for (size_t i = 0; i < f.args().size(); ++i) {
+    AttrId a = f.argAttr(i, "sdy.sharding");
+    if (a != kNoAttr && m->attrs.kind(a) == AttrKind::Sharding) state[f.args()[i]] = *m->attrs.get(a).sharding;
+  }
+  nlohmann::json report = nlohmann::json::array();
+  for (const Tactic &t : schedule->tactics) {
+    if (t.kind == TacticKind::Megatron || t.kind == TacticKind::Auto) {
+      std::cerr << "autopart plan: error: tactic '" << t.spelling
+                << "' needs the named-dimension analysis and search, which this build does not "
+                   "have yet; use dp, fsdp or manual tactics\n";
+      return 2;
+    }
+    TacticSeeds seeds = seedTactic(*m, func, t, *mesh, current);
+    nlohmann::json entry = {{"tactic", t.spelling}, {"kind", tacticKindName(t.kind)},
+                            {"axis", t.axes[0]}, {"sharded", nlohmann::json::array()},
+                            {"skipped", seeds.notes}};
+    for (const ShardingSeed &s : seeds.seeds) {
+      TypeId type = m->type(s.value);
+      if (!state[s.value]) state[s.value] = TensorSharding::closed(meshName, size_t(m->types.rank(type)));
+      state[s.value]->dims[size_t(s.dim)].axes.push_back(AxisRef{s.axis, 0, 0});
+      entry["sharded"].push_back({{"argument", infos[s.argIndex].name}, {"dim", s.dim}});
+    }
+    report.push_back(entry);
+  }
+
+  AnnotateOptions annotate;
+  annotate.meshName = meshName;
+  setModuleMesh(*m, meshName, *mesh);
+  std::vector<const TensorSharding *> resultShardings(f.numResults(), nullptr);
+  annotateFunction(
+      *m, func, *mesh, annotate,
+      [&](size_t i) { return current(f.args()[i]); },
+      [&](size_t i) { return resultShardings[i]; });
+  if (o.gspmd) {
+    std::cerr << "autopart plan: error: --gspmd needs the GSPMD sharding writer, which this "
+                 "build does not have yet\n";
+    return 2;
+  }
+  if (!writeFileAtomicWith(o.output, [&](std::ostream &os) { return printModule(*m, os); }, &err)) {
+    std::cerr << "autopart plan: error: " << err << "\n";
+    return 1;
+  }
+  if (!o.specs.empty()) {
+    nlohmann::json in = nlohmann::json::array(), out = nlohmann::json::array();
+    for (size_t i = 0; i < f.args().size(); ++i) {
+      const TensorSharding *s = current(f.args()[i]);
+      size_t rank = size_t(std::max<int64_t>(0, m->types.rank(m->type(f.args()[i]))));
+      std::string why;
+      nlohmann::json spec = s ? partitionSpec(*s, &why) : nlohmann::json(std::vector<std::nullptr_t>(rank, nullptr));
+      in.push_back({{"name", infos[i].name}, {"spec", spec}});
+    }
+    for (size_t i = 0; i < f.numResults(); ++i)
+      out.push_back({{"name", resultName(*m, func, i)}, {"spec", nullptr}});
+    nlohmann::json meshJson = nlohmann::json::object();
+    for (const MeshAxis &a : mesh->axes) meshJson[a.name] = a.size;
+    nlohmann::json specs = {{"mesh", meshJson}, {"in_specs", in}, {"out_specs", out}};
+    if (!writeFileAtomic(o.specs, specs.dump(2) + "\n", &err)) {
+      std::cerr << "autopart plan: error: " << err << "\n";
+      return 1;
+    }
+  }
+  for (const nlohmann::json &e : report) {
+    std::cerr << "tactic " << e["tactic"].get<std::string>() << " (axis " << e["axis"].get<std::string>()
+              << "): sharded " << e["sharded"].size() << " argument(s)";
+    for (const nlohmann::json &s : e["sharded"])
+      std::cerr << "\n  " << s["argument"].get<std::string>() << " dim " << s["dim"];
+    for (const nlohmann::json &n : e["skipped"]) std::cerr << "\n  skipped " << n.get<std::string>();
+    std::cerr << "\n";
+  }
+  return 0;
+}
+
+CommandRegistration reg("plan", "Apply a tactic schedule and write the annotated program",
+                        [](CLI::App &app) -> CommandRun {
+                          auto o = std::make_shared<PlanOptions>();
+                          app.add_option("file", o->file, "StableHLO MLIR file ('-' for stdin)")->required();
+                          app.add_option("--mesh", o->mesh, "Mesh axes, e.g. data=8,model=4 (default: the input's sdy.mesh)");
+                          app.add_option("--tactics", o->tactics, "dp,fsdp | dp:data,megatron:model | plan.yaml | plan.json")->required();
+                          app.add_option("-o,--output", o->output, "Output file ('-': stdout)");
+                          app.add_option("--specs", o->specs, "Also write JAX PartitionSpecs as JSON");
+                          app.add_option("--function", o->function, "Entry function (default: main)");
+                          app.add_flag("--gspmd", o->gspmd, "Also write mhlo.sharding strings");
+                          return [o] { return runPlan(*o); };
+                        });
+
+}  // namespace
+}  // namespace autopart
