@@ -52,7 +52,7 @@ const std::unordered_set<std::string_view> &pointwiseOps() {
       "not", "or", "popcnt", "power", "real", "reduce_precision", "remainder",
       "round_nearest_even", "round_nearest_afz", "rsqrt", "shift_left",
       "shift_right_arithmetic", "shift_right_logical", "sign", "sine", "sqrt", "subtract", "tan",
-      "tanh", "xor", "reverse", "map", "collective_permute", "cross-replica-sum"};
+      "tanh", "xor", "map", "collective_permute", "cross-replica-sum"};
   return s;
 }
 
@@ -147,23 +147,72 @@ std::optional<OpShardingRule> dynamicUpdateSlice(const Module &m, OpId op) {
   std::vector<int64_t> operand = shapeOf(m, m.operand(op, 0)), update = shapeOf(m, m.operand(op, 1));
   RuleBuilder b(m, op);
   b.addPointwiseIfDimSizesMatch(operand, update, [&](int64_t d, RuleBuilder &rb) {
-    std::vector<int64_t> operandDims(m.numOperands(op), kNullDim);
+    // The operand and result share the dimension; the update's part of it is
+    // written at a run-time offset and must stay whole.
+    std::vector<int64_t> operandDims(m.numOperands(op), kNullDim), updateDims(m.numOperands(op), kNullDim);
     operandDims[0] = d;
+    updateDims[1] = d;
     rb.addFactor(operandDims, {d}, operand[size_t(d)]);
+    rb.addFactor(updateDims, {kNullDim}, update[size_t(d)], FactorKind::NeedReplication);
   });
   return b.build();
 }
 
+// The sorted dimension needs every element: it must stay replicated, and
+// propagation must not carry a sharding through it.
 std::optional<OpShardingRule> sort(const Module &m, OpId op) {
   std::vector<int64_t> shape = shapeOf(m, m.operand(op, 0));
   int64_t dim = intAttr(m, op, "dimension", -1);
   if (dim < 0) dim += int64_t(shape.size());
-  bool other = false;
-  for (size_t d = 0; d < shape.size(); ++d) other |= int64_t(d) != dim && shape[d] > 1;
   RuleBuilder b(m, op);
-  b.addPointwiseIf(
-      shape, [&](int64_t d) { return other || d != dim; },
-      [&](int64_t d) { return d == dim ? FactorKind::NeedReplication : FactorKind::PassThrough; });
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (int64_t(d) != dim) {
+      b.addFactor(int64_t(d), shape[d]);
+      continue;
+    }
+    b.addFactor(int64_t(d), shape[d], FactorKind::NeedReplication).blockLast();
+  }
+  return b.build();
+}
+
+// Reversing a sharded dimension moves data between devices.
+std::optional<OpShardingRule> reverse(const Module &m, OpId op) {
+  std::vector<int64_t> shape = shapeOf(m, m.result(op));
+  std::vector<int64_t> dims = intsAttr(m, op, "dimensions");
+  RuleBuilder b(m, op);
+  b.addPointwise(shape, [&](int64_t d) {
+    return std::find(dims.begin(), dims.end(), d) != dims.end() ? FactorKind::Permutation
+                                                                 : FactorKind::PassThrough;
+  });
+  return b.build();
+}
+
+// A dynamically sliced dimension cannot be sharded (the offset is only known
+// at run time), nor propagated through.
+std::optional<OpShardingRule> dynamicSlice(const Module &m, OpId op) {
+  std::vector<int64_t> in = shapeOf(m, m.operand(op, 0)), out = shapeOf(m, m.result(op));
+  RuleBuilder b(m, op);
+  for (size_t d = 0; d < in.size() && d < out.size(); ++d) {
+    if (in[d] == out[d]) {
+      b.addFactor(int64_t(d), in[d]);
+      continue;
+    }
+    b.addFactor(int64_t(d), in[d], FactorKind::NeedReplication).blockLast();
+  }
+  return b.build();
+}
+
+// The fft dimensions (the trailing `fft_length` ones) need replication; a
+// last dimension whose size the transform changes is not propagated through.
+std::optional<OpShardingRule> fft(const Module &m, OpId op) {
+  std::vector<int64_t> in = shapeOf(m, m.operand(op, 0)), out = shapeOf(m, m.result(op));
+  size_t numFft = intsAttr(m, op, "fft_length").size();
+  RuleBuilder b(m, op);
+  for (size_t d = 0; d < in.size(); ++d) {
+    bool isFft = d + numFft >= in.size();
+    b.addFactor(int64_t(d), in[d], isFft ? FactorKind::NeedReplication : FactorKind::PassThrough);
+    if (d + 1 == in.size() && d < out.size() && in[d] != out[d]) b.blockLast();
+  }
   return b.build();
 }
 
@@ -185,14 +234,6 @@ std::optional<OpShardingRule> cholesky(const Module &m, OpId op) {
   b.addPointwise(shape, [&](int64_t d) {
     return d < batch ? FactorKind::PassThrough : FactorKind::NeedReplication;
   });
-  return b.build();
-}
-
-std::optional<OpShardingRule> fft(const Module &m, OpId op) {
-  std::vector<int64_t> in = shapeOf(m, m.operand(op, 0)), out = shapeOf(m, m.result(op));
-  if (!in.empty() && !out.empty() && in.back() != out.back()) in.pop_back();
-  RuleBuilder b(m, op);
-  b.addPointwise(in);
   return b.build();
 }
 
@@ -353,25 +394,29 @@ std::optional<OpShardingRule> getOpShardingRule(const Module &m, OpId op, const 
       RuleBuilder b(m, op);
       std::vector<int64_t> in = shapeOf(m, m.operand(op, 0)), out = shapeOf(m, m.result(op));
       if (o.conservativePropagation)
-        b.addPointwiseIfDimSizesMatch(out, in);
+        b.addPointwiseIfDimSizesMatch(in, out);
       else
-        b.addPointwiseWithKindForMismatch(out, in, FactorKind::Permutation);
+        b.addPointwiseWithKindForMismatch(in, out, FactorKind::Permutation);
       return b.build();
     }
     if (s == "select_and_scatter") {
-      RuleBuilder b(m, op);
+      // Windowed dimensions: the source (one value per window) keeps its own
+      // factor, the operand and result share one that needs halo exchange.
       std::vector<int64_t> operand = shapeOf(m, m.operand(op, 0)), source = shapeOf(m, m.operand(op, 1));
-      if (o.conservativePropagation)
-        b.addPointwiseIfDimSizesMatch(source, operand);
-      else
-        b.addPointwiseWithKindForMismatch(source, operand, FactorKind::Permutation);
-      return b.build();
-    }
-    if (s == "dynamic_slice") {
       RuleBuilder b(m, op);
-      b.addPointwiseIfDimSizesMatch(shapeOf(m, m.operand(op, 0)), shapeOf(m, m.result(op)));
+      for (size_t d = 0; d < operand.size() && d < source.size(); ++d) {
+        if (operand[d] == source[d]) {
+          b.addFactor({int64_t(d), int64_t(d), kNullDim}, {int64_t(d)}, operand[d]);
+          continue;
+        }
+        b.addFactor({kNullDim, int64_t(d), kNullDim}, {kNullDim}, source[d], FactorKind::NeedReplication);
+        if (!o.conservativePropagation)
+          b.addFactor({int64_t(d), kNullDim, kNullDim}, {int64_t(d)}, operand[d], FactorKind::Permutation);
+      }
       return b.build();
     }
+    if (s == "dynamic_slice") return dynamicSlice(m, op);
+    if (s == "reverse") return reverse(m, op);
     if (s == "dynamic_update_slice") return dynamicUpdateSlice(m, op);
     if (s == "gather") return gatherRule(m, op);
     if (s == "scatter") return scatterRule(m, op);

@@ -119,6 +119,7 @@ OpShardingRule RuleBuilder::build() const {
   r.reductionFactors = reduction_;
   r.needReplicationFactors = needReplication_;
   r.permutationFactors = permutation_;
+  r.blockedPropagationFactors = blocked_;
   r.isCustom = custom_;
   return r;
 }

@@ -48,6 +48,11 @@ public:
   RuleBuilder &addPointwiseWithKindForMismatch(const std::vector<int64_t> &inShape,
                                                const std::vector<int64_t> &outShape,
                                                FactorKind mismatchKind);
+  // Marks the factor last added as blocked for propagation.
+  RuleBuilder &blockLast() {
+    blocked_.push_back(int32_t(sizes_.size()) - 1);
+    return *this;
+  }
   void setCustom() { custom_ = true; }
   OpShardingRule build() const;
 
@@ -57,7 +62,7 @@ public:
 private:
   std::vector<OpShardingRule::TensorFactors> operands_, results_;
   std::vector<int64_t> sizes_;
-  std::vector<int32_t> reduction_, needReplication_, permutation_;
+  std::vector<int32_t> reduction_, needReplication_, permutation_, blocked_;
   bool custom_ = false;
 };
 

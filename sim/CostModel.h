@@ -30,7 +30,7 @@ struct OpCost {
   std::vector<double> collectiveSeconds;  // parallel to `collectives`
 };
 
-// `rule` is the op's sharding rule if it has one (see sim/RuleLookup.h).
+// `rule` is the op's sharding rule if it has one (from rules/OpShardingRuleRegistry.h).
 // `returnTargets` is only used for a func.return: the function's result
 // shardings, which returned values are resharded to.
 // `globalFlops`, when given, is opFlops(m, op) computed once by the caller

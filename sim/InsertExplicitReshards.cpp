@@ -4,7 +4,7 @@
 
 #include "ir/Pass.h"
 #include "sim/ReshardPlan.h"
-#include "sim/RuleLookup.h"
+#include "rules/OpShardingRuleRegistry.h"
 
 namespace autopart {
 
@@ -62,7 +62,7 @@ private:
 
   void processOp(OpId func, OpId op) {
     if (isTerminator(m_, op)) return;
-    std::optional<OpShardingRule> rule = ruleFor(m_, op);
+    std::optional<OpShardingRule> rule = getOpShardingRule(m_, op);
     if (!rule || rule->isCustom) return;
     OpReshardPlan plan = planOp(m_, op, *rule, map_);
     if (!plan.applies) return;

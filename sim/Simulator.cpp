@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "sim/Flops.h"
-#include "sim/RuleLookup.h"
+#include "rules/OpShardingRuleRegistry.h"
 #include "sim/TripCount.h"
 
 namespace autopart {
@@ -37,7 +37,7 @@ Simulator::Simulator(const Module &m, ShardingMap shardings, DeviceParams device
   }
   addBlock(f.entry(), 1, 0);
   rules_.reserve(sites_.size());
-  for (const Site &s : sites_) rules_.push_back(ruleFor(m, s.op));
+  for (const Site &s : sites_) rules_.push_back(getOpShardingRule(m, s.op));
   costs_.resize(sites_.size());
   siteFlops_.resize(sites_.size());
   valid_.assign(sites_.size(), false);

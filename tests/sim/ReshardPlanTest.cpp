@@ -3,7 +3,7 @@
 #include "sim/ReshardPlan.h"
 
 #include "sim/CostModel.h"
-#include "sim/RuleLookup.h"
+#include "rules/OpShardingRuleRegistry.h"
 #include "tests/sim/SimTestUtil.h"
 
 namespace autopart {
@@ -28,7 +28,7 @@ OpCost costOfDot(const Module &m) {
   m.walk(m.functions()[0], [&](OpId op) {
     if (m.isa(op, "stablehlo.dot_general")) dot = op;
   });
-  std::optional<OpShardingRule> rule = ruleFor(m, dot);
+  std::optional<OpShardingRule> rule = getOpShardingRule(m, dot);
   return costOp(m, dot, &*rule, map, roundDevice());
 }
 
