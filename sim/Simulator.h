@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/NamedDimensions.h"
 #include "sim/CostModel.h"
 
 namespace autopart {
@@ -43,11 +44,6 @@ struct StepSummary {
   int unknownTripCounts = 0;
 };
 
-// A (value, dimension) pair: one occurrence of a named dimension.
-struct DimRef {
-  ValueId value;
-  uint32_t dim;
-};
 
 class Simulator {
 public:

@@ -1,0 +1,270 @@
+#include "analysis/NamedDimensions.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace autopart {
+
+namespace {
+
+class UnionFind {
+public:
+  explicit UnionFind(size_t n) : parent_(n) {
+    for (size_t i = 0; i < n; ++i) parent_[i] = uint32_t(i);
+  }
+  uint32_t find(uint32_t x) {
+    while (parent_[x] != x) x = parent_[x] = parent_[parent_[x]];
+    return x;
+  }
+  void join(uint32_t a, uint32_t b) {
+    a = find(a);
+    b = find(b);
+    if (a != b) parent_[std::max(a, b)] = std::min(a, b);
+  }
+
+private:
+  std::vector<uint32_t> parent_;
+};
+
+int64_t rankOf(const Module &m, ValueId v) {
+  TypeId t = m.type(v);
+  return m.types.isTensor(t) ? m.types.rank(t) : 0;
+}
+
+// The terminator of a region's only block.
+OpId regionReturn(const Module &m, RegionId r) {
+  const Region &reg = m.regions[r];
+  if (reg.blocks.empty() || m.blocks[reg.blocks.back()].ops.empty()) return kNone;
+  return m.blocks[reg.blocks.back()].ops.back();
+}
+
+}  // namespace
+
+NameId32 NamedDimensions::nameOf(ValueId v, uint32_t dim) const {
+  if (v + 1 >= dimOffset_.size()) return kNoDimName;
+  uint32_t index = dimOffset_[v] + dim;
+  if (index >= dimOffset_[v + 1]) return kNoDimName;
+  return nameOfDim_[index];
+}
+
+double NamedDimensions::log10SpaceBefore(int numAxes) const {
+  return double(numNontrivialDims) * std::log10(double(numAxes + 1));
+}
+
+double NamedDimensions::log10SpaceAfter(int numAxes) const {
+  return double(names.size()) * std::log10(double(numAxes + 1)) +
+         double(conflicts.size()) * std::log10(2.0);
+}
+
+NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &options,
+                                       Diagnostics *diags) {
+  NamedDimensions out;
+  size_t numValues = m.values.size();
+  out.dimOffset_.resize(numValues + 1);
+  uint32_t total = 0;
+  for (size_t v = 0; v < numValues; ++v) {
+    out.dimOffset_[v] = total;
+    total += uint32_t(rankOf(m, ValueId(v)));
+  }
+  out.dimOffset_[numValues] = total;
+  out.numTensorDims = total;
+  UnionFind uf(total);
+  std::vector<bool> excluded(total, false);
+  std::vector<int64_t> nodeSize(total, 1);
+  for (size_t v = 0; v < numValues; ++v) {
+    TypeId t = m.values[v].type;
+    if (!m.types.isTensor(t)) continue;
+    const std::vector<int64_t> &shape = m.types.shape(t);
+    for (size_t d = 0; d < shape.size(); ++d) {
+      nodeSize[out.dimOffset_[v] + d] = shape[d];
+      if (shape[d] <= 1) excluded[out.dimOffset_[v] + d] = true;
+    }
+  }
+  auto node = [&](ValueId v, int64_t d) { return out.dimOffset_[v] + uint32_t(d); };
+  // Links two tensors dimension by dimension where the sizes agree.
+  auto linkTensors = [&](ValueId a, ValueId b) {
+    int64_t r = std::min(rankOf(m, a), rankOf(m, b));
+    if (rankOf(m, a) != rankOf(m, b)) return;
+    for (int64_t d = 0; d < r; ++d)
+      if (nodeSize[node(a, d)] == nodeSize[node(b, d)]) uf.join(node(a, d), node(b, d));
+  };
+  auto excludeAll = [&](OpId op) {
+    for (ValueId v : m.operands(op))
+      for (int64_t d = 0; d < rankOf(m, v); ++d) excluded[node(v, d)] = true;
+    for (uint32_t i = 0; i < m.numResults(op); ++i)
+      for (int64_t d = 0; d < rankOf(m, m.result(op, i)); ++d) excluded[node(m.result(op, i), d)] = true;
+  };
+  std::vector<std::pair<uint32_t, OpId>> reductions;  // (node, op)
+
+  m.walk(m.top, [&](OpId op) {
+    std::string_view name = m.opName(op);
+    if (name == "func.func" || name == "builtin.module" || name == "sdy.mesh") return;
+    ++out.numOps;
+    if (name == "func.call") {
+      AttrId callee = m.attr(op, "callee");
+      std::string_view sym = callee == kNoAttr ? "" : std::string_view(m.attrs.get(callee).text);
+      if (sym.starts_with("@")) sym.remove_prefix(1);
+      OpId f = m.lookupSymbol(sym);
+      if (f == kNone || !m.isa(f, "func.func")) return;
+      FuncView fv{const_cast<Module &>(m), f};
+      std::span<const ValueId> args = fv.args();
+      for (size_t i = 0; i < args.size() && i < m.numOperands(op); ++i) linkTensors(m.operand(op, uint32_t(i)), args[i]);
+      OpId ret = fv.returnOp();
+      if (ret != kNone)
+        for (uint32_t i = 0; i < m.numOperands(ret) && i < m.numResults(op); ++i)
+          linkTensors(m.operand(ret, i), m.result(op, i));
+      return;
+    }
+    if (name == "stablehlo.while" || name == "stablehlo.optimization_barrier") {
+      for (uint32_t i = 0; i < m.numOperands(op) && i < m.numResults(op); ++i)
+        linkTensors(m.operand(op, i), m.result(op, i));
+      for (uint32_t r = 0; r < m.numRegions(op); ++r) {
+        RegionId reg = m.region(op, r);
+        if (m.regions[reg].blocks.empty()) continue;
+        const std::vector<ValueId> &args = m.blocks[m.regions[reg].blocks[0]].args;
+        for (uint32_t i = 0; i < args.size() && i < m.numResults(op); ++i) linkTensors(args[i], m.result(op, i));
+        if (r == 1) {  // the body returns the next iteration's values
+          OpId ret = regionReturn(m, reg);
+          if (ret != kNone)
+            for (uint32_t i = 0; i < m.numOperands(ret) && i < m.numResults(op); ++i)
+              linkTensors(m.operand(ret, i), m.result(op, i));
+        }
+      }
+      return;
+    }
+    if (name == "stablehlo.case" || name == "stablehlo.if") {
+      for (uint32_t r = 0; r < m.numRegions(op); ++r) {
+        OpId ret = regionReturn(m, m.region(op, r));
+        if (ret == kNone) continue;
+        for (uint32_t i = 0; i < m.numOperands(ret) && i < m.numResults(op); ++i)
+          linkTensors(m.operand(ret, i), m.result(op, i));
+      }
+      return;
+    }
+    if (name == "sdy.manual_computation" || name == "sdy.named_computation") {
+      if (m.numRegions(op) == 0) return;
+      RegionId reg = m.region(op, 0);
+      if (m.regions[reg].blocks.empty()) return;
+      const std::vector<ValueId> &args = m.blocks[m.regions[reg].blocks[0]].args;
+      for (uint32_t i = 0; i < args.size() && i < m.numOperands(op); ++i) linkTensors(m.operand(op, i), args[i]);
+      OpId ret = regionReturn(m, reg);
+      if (ret != kNone)
+        for (uint32_t i = 0; i < m.numOperands(ret) && i < m.numResults(op); ++i)
+          linkTensors(m.operand(ret, i), m.result(op, i));
+      return;
+    }
+    if (name == "stablehlo.constant" || name == "stablehlo.iota" || name == "arith.constant" ||
+        name == "sdy.constant" || name == "stablehlo.return" || name == "func.return" ||
+        name == "sdy.return" || m.numResults(op) == 0)
+      return;
+    std::optional<OpShardingRule> rule = getOpShardingRule(m, op, options, diags);
+    if (!rule) {
+      out.unknownOps.push_back(op);
+      excludeAll(op);
+      return;
+    }
+    // Per factor, the dimensions whose major factor it is.
+    std::vector<uint32_t> first(rule->numFactors(), UINT32_MAX);
+    auto visit = [&](const std::vector<OpShardingRule::TensorFactors> &ts, auto valueAt) {
+      for (size_t t = 0; t < ts.size(); ++t) {
+        ValueId v = valueAt(t);
+        for (size_t d = 0; d < ts[t].size() && int64_t(d) < rankOf(m, v); ++d) {
+          if (ts[t][d].empty()) continue;
+          int32_t f = ts[t][d][0];
+          uint32_t n = node(v, int64_t(d));
+          FactorKind kind = rule->kind(f);
+          if (kind == FactorKind::NeedReplication || rule->isBlocked(f)) {
+            excluded[n] = true;
+            continue;
+          }
+          if (kind == FactorKind::Reduction) reductions.push_back({n, op});
+          if (first[size_t(f)] == UINT32_MAX)
+            first[size_t(f)] = n;
+          else
+            uf.join(first[size_t(f)], n);
+        }
+      }
+    };
+    visit(rule->operands, [&](size_t t) { return m.operand(op, uint32_t(t)); });
+    visit(rule->results, [&](size_t t) { return m.result(op, uint32_t(t)); });
+  });
+
+  // A class with an excluded member is excluded as a whole: sharding the
+  // name would shard a dimension that must stay replicated.
+  std::vector<bool> rootExcluded(total, false);
+  for (uint32_t n = 0; n < total; ++n)
+    if (excluded[n]) rootExcluded[uf.find(n)] = true;
+  std::unordered_map<uint32_t, NameId32> nameOfRoot;
+  out.nameOfDim_.assign(total, kNoDimName);
+  std::vector<ValueId> lastValueOfName;
+  for (size_t v = 0; v < numValues; ++v) {
+    int64_t r = rankOf(m, ValueId(v));
+    for (int64_t d = 0; d < r; ++d) {
+      uint32_t n = node(ValueId(v), d);
+      uint32_t root = uf.find(n);
+      if (rootExcluded[root] || nodeSize[n] <= 1) continue;
+      auto [it, inserted] = nameOfRoot.try_emplace(root, NameId32(out.names.size()));
+      if (inserted) {
+        out.names.push_back(DimName{nodeSize[n], {}, {}, 0});
+        lastValueOfName.push_back(kNone);
+      }
+      DimName &name = out.names[it->second];
+      name.size = std::min(name.size, nodeSize[n]);
+      name.members.push_back({ValueId(v), uint32_t(d)});
+      if (lastValueOfName[it->second] != ValueId(v)) {
+        name.bytes += m.types.byteSize(m.values[v].type);
+        lastValueOfName[it->second] = ValueId(v);
+      }
+      out.nameOfDim_[n] = it->second;
+      ++out.numNontrivialDims;
+    }
+  }
+  for (auto [n, op] : reductions) {
+    NameId32 id = out.nameOfDim_[n];
+    if (id == kNoDimName) continue;
+    std::vector<OpId> &at = out.names[id].reducedAt;
+    if (at.empty() || at.back() != op) at.push_back(op);
+  }
+  // Conflicts: one name on two dimensions of one value.
+  for (size_t v = 0; v < numValues; ++v) {
+    int64_t r = rankOf(m, ValueId(v));
+    for (int64_t a = 0; a < r; ++a)
+      for (int64_t b = a + 1; b < r; ++b) {
+        NameId32 na = out.nameOfDim_[node(ValueId(v), a)];
+        if (na == kNoDimName || na != out.nameOfDim_[node(ValueId(v), b)]) continue;
+        OpId where = m.definingOp(ValueId(v));
+        if (where == kNone) {
+          BlockId blk = m.values[v].owner;
+          where = m.regions[m.blocks[blk].parent].parent;
+        }
+        out.conflicts.push_back({na, ValueId(v), uint32_t(a), uint32_t(b), where});
+      }
+  }
+  return out;
+}
+
+std::string describeDim(const Module &m, DimRef d) {
+  const ValueInfo &info = m.values[d.value];
+  std::string s;
+  if (info.isBlockArg) {
+    OpId parent = m.regions[m.blocks[info.owner].parent].parent;
+    if (parent != kNone && m.isa(parent, "func.func")) {
+      FuncView f{const_cast<Module &>(m), parent};
+      AttrId a = f.argAttr(info.index, "jax.arg_info");
+      s = a != kNoAttr ? unescapeString(m.attrs.stringValue(a))
+                       : "%arg" + std::to_string(info.index);
+      if (f.name() != "main") s = "@" + std::string(f.name()) + " " + s;
+    } else {
+      s = "block argument " + std::to_string(info.index);
+    }
+  } else {
+    std::string_view name = m.opName(info.owner);
+    if (size_t dot = name.find('.'); dot != std::string_view::npos) name = name.substr(dot + 1);
+    s = std::string(name) + "#" + std::to_string(info.owner);
+    if (m.numResults(info.owner) > 1) s += " result " + std::to_string(info.index);
+  }
+  return s + " dim " + std::to_string(d.dim);
+}
+
+}  // namespace autopart
