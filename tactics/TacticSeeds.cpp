@@ -41,10 +41,35 @@ bool globMatches(const std::string &glob, const std::string &name) {
          fnmatch(glob.c_str(), pathForm(name).c_str(), 0) == 0;
 }
 
+// Names that Megatron shards: see the header.
+std::vector<bool> hiddenNames(const Module &m, OpId func, const NamedDimensions &nd,
+                              const std::vector<ArgumentInfo> &infos) {
+  FuncView f{const_cast<Module &>(m), func};
+  std::span<const ValueId> args = f.args();
+  std::vector<int> params(nd.names.size(), 0);
+  std::vector<bool> touchesData(nd.names.size(), false);
+  for (size_t i = 0; i < args.size(); ++i) {
+    int64_t rank = m.types.isTensor(m.type(args[i])) ? m.types.rank(m.type(args[i])) : 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      NameId32 n = nd.nameOf(args[i], uint32_t(d));
+      if (n == kNoDimName) continue;
+      if (infos[i].role == ArgRole::Data)
+        touchesData[n] = true;
+      else
+        ++params[n];
+    }
+  }
+  std::vector<bool> hidden(nd.names.size(), false);
+  for (size_t n = 0; n < nd.names.size(); ++n)
+    hidden[n] = params[n] >= 2 && nd.names[n].isReduction() && !touchesData[n];
+  return hidden;
+}
+
 }  // namespace
 
 TacticSeeds seedTactic(const Module &m, OpId func, const Tactic &tactic, const Mesh &mesh,
-                       const std::function<const TensorSharding *(ValueId)> &current) {
+                       const std::function<const TensorSharding *(ValueId)> &current,
+                       const NamedDimensions *names) {
   TacticSeeds out;
   if (tactic.axes.empty()) return out;
   const std::string &axis = tactic.axes[0];
@@ -52,6 +77,14 @@ TacticSeeds seedTactic(const Module &m, OpId func, const Tactic &tactic, const M
   FuncView f{const_cast<Module &>(m), func};
   std::span<const ValueId> args = f.args();
   std::vector<ArgumentInfo> infos = classifyArguments(m, func);
+  std::vector<bool> hidden;
+  if (tactic.kind == TacticKind::Megatron) {
+    if (!names) {
+      out.notes.push_back("megatron needs the named-dimension analysis");
+      return out;
+    }
+    hidden = hiddenNames(m, func, *names, infos);
+  }
   auto trySeed = [&](size_t i, int64_t dim) {
     ValueId v = args[i];
     const std::vector<int64_t> &shape = m.types.shape(m.type(v));
@@ -105,6 +138,16 @@ TacticSeeds seedTactic(const Module &m, OpId func, const Tactic &tactic, const M
         }
       break;
     case TacticKind::Megatron:
+      // One hidden dimension per parameter: a square weight used both ways
+      // carries the hidden name twice (a conflict), and only one can shard.
+      for (size_t d = 0; d < shape.size(); ++d) {
+        NameId32 n = names->nameOf(args[i], uint32_t(d));
+        if (n != kNoDimName && hidden[n]) {
+          trySeed(i, int64_t(d));
+          break;
+        }
+      }
+      break;
     case TacticKind::Auto:
       break;
     }

@@ -7,6 +7,12 @@
 //   fsdp on "data"=8:    every parameter and optimizer-state argument on its
 //                        largest dimension divisible by 8 and not sharded yet
 //   manual on "model":   arguments whose names match a glob, on the given dim
+//   megatron on "model": the hidden names of paired matmuls, found by the
+//                        named-dimension analysis: names that touch two or
+//                        more parameters, are contracted somewhere, and touch
+//                        no data argument (so not the batch, sequence or
+//                        residual-stream names); every parameter dimension
+//                        with such a name is sharded
 //
 // A seed is skipped, with a note saying why, when the axis is already used by
 // that argument or the dimension is not divisible by the axis size.
@@ -16,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/NamedDimensions.h"
 #include "ir/Module.h"
 #include "ir/Sharding.h"
 #include "tactics/TacticSchedule.h"
@@ -35,8 +42,9 @@ struct TacticSeeds {
 };
 
 // `current(v)` gives the sharding a value already has (earlier tactics), or
-// null. Megatron and auto are not seeded here (they need the analysis).
+// null. Megatron needs `names`; auto is left to the search.
 TacticSeeds seedTactic(const Module &m, OpId func, const Tactic &tactic, const Mesh &mesh,
-                       const std::function<const TensorSharding *(ValueId)> &current);
+                       const std::function<const TensorSharding *(ValueId)> &current,
+                       const NamedDimensions *names = nullptr);
 
 }  // namespace autopart

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/NamedDimensions.h"
 #include "ir/Printer.h"
 #include "lower/AnnotateModule.h"
 #include "lower/PartitionSpecs.h"
@@ -101,14 +102,16 @@ int runPlan(const PlanOptions &o) {
     if (a != kNoAttr && m->attrs.kind(a) == AttrKind::Sharding) state[f.args()[i]] = *m->attrs.get(a).sharding;
   }
   nlohmann::json report = nlohmann::json::array();
+  std::optional<NamedDimensions> names;
   for (const Tactic &t : schedule->tactics) {
-    if (t.kind == TacticKind::Megatron || t.kind == TacticKind::Auto) {
+    if (t.kind == TacticKind::Auto) {
       std::cerr << "autopart plan: error: tactic '" << t.spelling
-                << "' needs the named-dimension analysis and search, which this build does not "
-                   "have yet; use dp, fsdp or manual tactics\n";
+                << "' needs the search, which this build does not have yet; use dp, fsdp, "
+                   "megatron or manual tactics\n";
       return 2;
     }
-    TacticSeeds seeds = seedTactic(*m, func, t, *mesh, current);
+    if (t.kind == TacticKind::Megatron && !names) names = analyzeNamedDimensions(*m);
+    TacticSeeds seeds = seedTactic(*m, func, t, *mesh, current, names ? &*names : nullptr);
     nlohmann::json entry = {{"tactic", t.spelling}, {"kind", tacticKindName(t.kind)},
                             {"axis", t.axes[0]}, {"sharded", nlohmann::json::array()},
                             {"skipped", seeds.notes}};
