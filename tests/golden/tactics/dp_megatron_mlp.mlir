@@ -6,6 +6,7 @@
 // rows, w2's columns), which reaches the data, alone.
 
 // CHECK: sdy.mesh @mesh = <["data"=2, "model"=4]>
+// CHECK-LABEL: func.func public @main(
 // CHECK-SAME{LITERAL}: %arg0: tensor<512x2048xf32> {jax.arg_info = "params['w1']", sdy.sharding = #sdy.sharding<@mesh, [{}, {"model"}]>}
 // CHECK-SAME{LITERAL}: %arg1: tensor<2048xf32> {jax.arg_info = "params['b1']", sdy.sharding = #sdy.sharding<@mesh, [{"model"}]>}
 // CHECK-SAME{LITERAL}: %arg2: tensor<2048x512xf32> {jax.arg_info = "params['w2']", sdy.sharding = #sdy.sharding<@mesh, [{"model"}, {}]>}
