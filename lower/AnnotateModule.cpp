@@ -63,4 +63,28 @@ void annotateFunction(Module &m, OpId func, const Mesh &mesh, const AnnotateOpti
   for (size_t i = 0; i < resultTypes.size(); ++i) write(false, i, resultTypes[i], resultSharding(i));
 }
 
+void annotateOps(Module &m, OpId func, const std::string &meshName,
+                 const std::function<const TensorSharding *(ValueId)> &sharding) {
+  std::vector<OpId> ops;
+  m.walk(func, [&](OpId op) { ops.push_back(op); });
+  for (OpId op : ops) {
+    uint32_t n = m.numResults(op);
+    if (n == 0) continue;
+    bool any = false, allTensors = true;
+    for (uint32_t i = 0; i < n; ++i) {
+      TypeId t = m.type(m.result(op, i));
+      allTensors &= m.types.isTensor(t);
+      const TensorSharding *s = sharding(m.result(op, i));
+      any |= s && !s->isFullyReplicated();
+    }
+    if (!any || !allTensors) continue;
+    std::vector<TensorSharding> list;
+    for (uint32_t i = 0; i < n; ++i) {
+      ValueId v = m.result(op, i);
+      list.push_back(closedCopy(sharding(v), size_t(m.types.rank(m.type(v))), meshName));
+    }
+    m.setAttr(op, "sdy.sharding", m.attrs.shardingPerValue(std::move(list)));
+  }
+}
+
 }  // namespace autopart

@@ -32,4 +32,11 @@ void annotateFunction(Module &m, OpId func, const Mesh &mesh, const AnnotateOpti
                       const std::function<const TensorSharding *(size_t)> &argSharding,
                       const std::function<const TensorSharding *(size_t)> &resultSharding);
 
+// Writes `sdy.sharding = #sdy.sharding_per_value<[...]>` on every op nested in
+// `func` with at least one sharded result, so XLA partitions intermediate
+// values as planned instead of re-deriving them. `sharding(v)` gives a
+// value's sharding or null (written replicated).
+void annotateOps(Module &m, OpId func, const std::string &meshName,
+                 const std::function<const TensorSharding *(ValueId)> &sharding);
+
 }  // namespace autopart

@@ -7,13 +7,19 @@ bin=$build/bin
 ex=examples/mlp_forward.mlir
 echo "== autopart stats $ex"
 "$bin/autopart" stats "$ex"
-for cmd in analyze plan; do
-  if "$bin/autopart" --help 2>/dev/null | grep -qE "^  $cmd( |$)"; then
-    echo
-    echo "== autopart $cmd $ex --mesh data=8,model=4"
-    "$bin/autopart" "$cmd" "$ex" --mesh data=8,model=4 || true
-  fi
+echo
+echo "== autopart analyze $ex --mesh data=8,model=4"
+"$bin/autopart" analyze "$ex" --mesh data=8,model=4
+out=$build/demo
+mkdir -p "$out"
+for tactics in dp,fsdp dp,megatron; do
+  echo
+  echo "== autopart plan $ex --mesh data=8,model=4 --tactics $tactics -o $out/plan-$tactics.mlir"
+  "$bin/autopart" plan "$ex" --mesh data=8,model=4 --tactics "$tactics" \
+      -o "$out/plan-$tactics.mlir" --specs "$out/specs-$tactics.json"
+  echo "== autopart simulate $out/plan-$tactics.mlir --device h100-80gb"
+  "$bin/autopart" simulate "$out/plan-$tactics.mlir" --device h100-80gb --top 3
 done
 echo
-echo "== autopart-opt $ex (parse and print back, MLIR style)"
-"$bin/autopart-opt" "$ex"
+echo "== the dp,megatron plan ($out/plan-dp,megatron.mlir):"
+cat "$out/plan-dp,megatron.mlir"

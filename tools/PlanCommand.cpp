@@ -14,6 +14,7 @@
 #include "lower/AnnotateModule.h"
 #include "lower/PartitionSpecs.h"
 #include "tactics/ArgumentRoles.h"
+#include "tactics/NamePropagation.h"
 #include "tactics/TacticSchedule.h"
 #include "tactics/TacticSeeds.h"
 #include "tools/Command.h"
@@ -102,7 +103,9 @@ int runPlan(const PlanOptions &o) {
     if (a != kNoAttr && m->attrs.kind(a) == AttrKind::Sharding) state[f.args()[i]] = *m->attrs.get(a).sharding;
   }
   nlohmann::json report = nlohmann::json::array();
-  std::optional<NamedDimensions> names;
+  Diagnostics diags;
+  NamedDimensions names = analyzeNamedDimensions(*m, {}, &diags);
+  for (const Diagnostic &d : diags.all()) std::cerr << d.str() << "\n";
   for (const Tactic &t : schedule->tactics) {
     if (t.kind == TacticKind::Auto) {
       std::cerr << "autopart plan: error: tactic '" << t.spelling
@@ -110,17 +113,29 @@ int runPlan(const PlanOptions &o) {
                    "megatron or manual tactics\n";
       return 2;
     }
-    if (t.kind == TacticKind::Megatron && !names) names = analyzeNamedDimensions(*m);
-    TacticSeeds seeds = seedTactic(*m, func, t, *mesh, current, names ? &*names : nullptr);
+    TacticSeeds seeds = seedTactic(*m, func, t, *mesh, current, &names);
     nlohmann::json entry = {{"tactic", t.spelling}, {"kind", tacticKindName(t.kind)},
                             {"axis", t.axes[0]}, {"sharded", nlohmann::json::array()},
                             {"skipped", seeds.notes}};
+    int64_t propagated = 0, skipped = 0;
     for (const ShardingSeed &s : seeds.seeds) {
       TypeId type = m->type(s.value);
-      if (!state[s.value]) state[s.value] = TensorSharding::closed(meshName, size_t(m->types.rank(type)));
-      state[s.value]->dims[size_t(s.dim)].axes.push_back(AxisRef{s.axis, 0, 0});
+      // FSDP keeps parameters sharded only at rest (gathered before use);
+      // the other tactics shard the seed's whole name through the program.
+      NameId32 name = names.nameOf(s.value, uint32_t(s.dim));
+      if (t.kind != TacticKind::Fsdp && name != kNoDimName) {
+        NamePropagationStats st = shardName(*m, names, name, s.axis, meshName, state);
+        propagated += st.sharded;
+        skipped += st.skipped;
+      } else {
+        if (!state[s.value]) state[s.value] = TensorSharding::closed(meshName, size_t(m->types.rank(type)));
+        state[s.value]->dims[size_t(s.dim)].axes.push_back(AxisRef{s.axis, 0, 0});
+        ++propagated;
+      }
       entry["sharded"].push_back({{"argument", infos[s.argIndex].name}, {"dim", s.dim}});
     }
+    entry["dims_sharded"] = propagated;
+    entry["dims_skipped"] = skipped;
     report.push_back(entry);
   }
 
@@ -128,6 +143,10 @@ int runPlan(const PlanOptions &o) {
   annotate.meshName = meshName;
   setModuleMesh(*m, meshName, *mesh);
   std::vector<const TensorSharding *> resultShardings(f.numResults(), nullptr);
+  if (OpId ret = f.returnOp(); ret != kNone)
+    for (uint32_t i = 0; i < m->numOperands(ret) && i < resultShardings.size(); ++i)
+      resultShardings[i] = current(m->operand(ret, i));
+  annotateOps(*m, func, meshName, current);
   annotateFunction(
       *m, func, *mesh, annotate,
       [&](size_t i) { return current(f.args()[i]); },
@@ -150,8 +169,11 @@ int runPlan(const PlanOptions &o) {
       nlohmann::json spec = s ? partitionSpec(*s, &why) : nlohmann::json(std::vector<std::nullptr_t>(rank, nullptr));
       in.push_back({{"name", infos[i].name}, {"spec", spec}});
     }
-    for (size_t i = 0; i < f.numResults(); ++i)
-      out.push_back({{"name", resultName(*m, func, i)}, {"spec", nullptr}});
+    for (size_t i = 0; i < f.numResults(); ++i) {
+      std::string why;
+      nlohmann::json spec = resultShardings[i] ? partitionSpec(*resultShardings[i], &why) : nlohmann::json(nullptr);
+      out.push_back({{"name", resultName(*m, func, i)}, {"spec", spec}});
+    }
     nlohmann::json meshJson = nlohmann::json::object();
     for (const MeshAxis &a : mesh->axes) meshJson[a.name] = a.size;
     nlohmann::json specs = {{"mesh", meshJson}, {"in_specs", in}, {"out_specs", out}};
@@ -162,7 +184,10 @@ int runPlan(const PlanOptions &o) {
   }
   for (const nlohmann::json &e : report) {
     std::cerr << "tactic " << e["tactic"].get<std::string>() << " (axis " << e["axis"].get<std::string>()
-              << "): sharded " << e["sharded"].size() << " argument(s)";
+              << "): sharded " << e["sharded"].size() << " argument(s), " << e["dims_sharded"]
+              << " tensor dimension(s) in all";
+    if (e["dims_skipped"].get<int64_t>() > 0)
+      std::cerr << " (" << e["dims_skipped"] << " left: axis already used there)";
     for (const nlohmann::json &s : e["sharded"])
       std::cerr << "\n  " << s["argument"].get<std::string>() << " dim " << s["dim"];
     for (const nlohmann::json &n : e["skipped"]) std::cerr << "\n  skipped " << n.get<std::string>();
