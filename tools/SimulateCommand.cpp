@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/Hardware.h"
 #include "sim/CollectiveCost.h"
 #include "sim/Memory.h"
 #include "sim/Simulator.h"
@@ -23,7 +24,7 @@ namespace {
 struct SimulateOptions {
   std::string file;
   std::string mesh;
-  std::string device = "generic";
+  std::string device = "h100-80gb";
   bool json = false;
   int top = 10;
   double overlap = 0;
@@ -86,11 +87,25 @@ int runSimulate(const SimulateOptions &o) {
     shardings.addMesh(name, mesh);
   }
 
-  DeviceParams device;
-  device.name = o.device;
-  if (o.peakTflops > 0) device.peakFlopsDefault = o.peakTflops * 1e12;
+  std::string hwError;
+  std::optional<Hardware> hw = loadHardware(o.device, &hwError);
+  if (!hw) {
+    std::cerr << "autopart simulate: error: --device: " << hwError << "\n";
+    return 1;
+  }
+  const Mesh *largest = nullptr;
+  for (const auto &[name, msh] : shardings.meshes())
+    if (!largest || msh.numDevices() > largest->numDevices()) largest = &msh;
+  DeviceParams device = hardwareDeviceParams(*hw, largest ? *largest : Mesh{});
+  if (o.peakTflops > 0) {
+    device.peakFlopsDefault = o.peakTflops * 1e12;
+    device.peakFlopsByType.clear();
+  }
   if (o.hbmGbps > 0) device.hbmBandwidth = o.hbmGbps * 1e9;
-  if (o.linkGbps > 0) device.defaultLink.bandwidth = o.linkGbps * 1e9;
+  if (o.linkGbps > 0) {
+    device.defaultLink.bandwidth = o.linkGbps * 1e9;
+    for (auto &[axis, link] : device.axisLinks) link.bandwidth = o.linkGbps * 1e9;
+  }
 
   SimOptions simOptions;
   simOptions.overlap = o.overlap;
@@ -210,7 +225,7 @@ CommandRegistration reg("simulate", "Simulated step time, communication and peak
                           auto o = std::make_shared<SimulateOptions>();
                           app.add_option("file", o->file, "Annotated StableHLO MLIR file ('-' for stdin)")->required();
                           app.add_option("--mesh", o->mesh, "Mesh axes, e.g. data=8,model=4 (default: sdy.mesh of the input)");
-                          app.add_option("--device", o->device, "Hardware preset");
+                          app.add_option("--device", o->device, "Hardware preset (autopart devices) or JSON file");
                           app.add_flag("--json", o->json, "Machine-readable output");
                           app.add_option("--top", o->top, "How many ops, collectives and buffers to list");
                           app.add_option("--overlap", o->overlap, "Fraction of min(compute, communication) hidden (0..1)");

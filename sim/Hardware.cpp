@@ -1,0 +1,159 @@
+#include "sim/Hardware.h"
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+namespace autopart {
+
+namespace {
+
+constexpr double kT = 1e12, kG = 1e9;
+
+Hardware gpu(std::string name, double bf16, double fp8, double f32, double hbmGB, double hbmGBs,
+             double nvlinkGBs, double netGBs, std::string source) {
+  Hardware h;
+  h.name = std::move(name);
+  h.kind = "gpu";
+  h.peakFlops = {{"bf16", bf16}, {"f16", bf16}, {"f32", f32}, {"f64", f32 / 2}};
+  if (fp8 > 0) {
+    h.peakFlops["f8E4M3FN"] = fp8;
+    h.peakFlops["f8E5M2"] = fp8;
+  }
+  h.hbmCapacity = hbmGB * kG;
+  h.hbmBandwidth = hbmGBs * kG;
+  h.devicesPerNode = 8;
+  h.intraNode = {nvlinkGBs * kG, 5e-6};
+  h.interNode = {netGBs * kG, 10e-6};
+  h.source = std::move(source);
+  return h;
+}
+
+Hardware tpu(std::string name, double bf16, double int8, double hbmGB, double hbmGBs,
+             double iciLinkGBs, std::string source) {
+  Hardware h;
+  h.name = std::move(name);
+  h.kind = "tpu";
+  // TPUs run f32 matmuls through bf16 passes; XLA's default precision uses
+  // one pass, so f32 is costed like bf16.
+  h.peakFlops = {{"bf16", bf16}, {"f32", bf16}, {"i8", int8}};
+  h.hbmCapacity = hbmGB * kG;
+  h.hbmBandwidth = hbmGBs * kG;
+  h.devicesPerNode = 1 << 12;  // a slice: every mesh axis rides ICI
+  // An axis is a ring: both directions of the link pair along it.
+  h.intraNode = {2 * iciLinkGBs * kG, 2e-6};
+  h.interNode = {12.5 * kG, 20e-6};  // data-center network between slices
+  h.source = std::move(source);
+  return h;
+}
+
+}  // namespace
+
+const std::vector<Hardware> &hardwarePresets() {
+  static const std::vector<Hardware> presets = {
+      tpu("tpu-v4", 275 * kT, 275 * kT, 32 * 1.073741824, 1200, 50,
+          "Google Cloud TPU v4 system architecture: 275 TFLOP/s bf16, 32 GiB HBM2 at 1200 GB/s, "
+          "6 ICI links (2400 Gbps)"),
+      tpu("tpu-v5e", 197 * kT, 394 * kT, 16, 819, 50,
+          "Google Cloud TPU v5e: 197 TFLOP/s bf16, 394 TOPS int8, 16 GB HBM2 at 819 GB/s, "
+          "ICI 1600 Gbps (4 links)"),
+      tpu("tpu-v5p", 459 * kT, 918 * kT, 95, 2765, 100,
+          "Google Cloud TPU v5p: 459 TFLOP/s bf16, 918 TOPS int8, 95 GB HBM2e at 2765 GB/s, "
+          "ICI 4800 Gbps (6 links)"),
+      gpu("a100-80gb", 312 * kT, 0, 19.5 * kT, 80, 2039, 300, 25,
+          "NVIDIA A100 80GB SXM datasheet: 312 TFLOP/s bf16 dense, 19.5 TFLOP/s f32, 80 GB HBM2e "
+          "at 2039 GB/s, NVLink 600 GB/s (300 per direction); HDR InfiniBand 200 Gb/s per GPU"),
+      gpu("h100-80gb", 989 * kT, 1979 * kT, 67 * kT, 80, 3350, 450, 50,
+          "NVIDIA H100 SXM5 datasheet: 989 TFLOP/s bf16 dense, 1979 fp8 dense, 67 f32, 80 GB "
+          "HBM3 at 3.35 TB/s, NVLink 900 GB/s (450 per direction); NDR InfiniBand 400 Gb/s per GPU"),
+  };
+  return presets;
+}
+
+static bool applyJson(Hardware &h, const nlohmann::json &j, std::string *error) {
+  for (auto &[key, v] : j.items()) {
+    if (key == "base" || key == "source") continue;
+    if (key == "name") h.name = v.get<std::string>();
+    else if (key == "kind") h.kind = v.get<std::string>();
+    else if (key == "hbm_gb") h.hbmCapacity = v.get<double>() * kG;
+    else if (key == "hbm_gbps") h.hbmBandwidth = v.get<double>() * kG;
+    else if (key == "devices_per_node") h.devicesPerNode = v.get<int64_t>();
+    else if (key == "peak_tflops") {
+      for (auto &[t, f] : v.items()) h.peakFlops[t] = f.get<double>() * kT;
+    } else if (key == "intra_node" || key == "inter_node") {
+      LinkSpec &l = key == "intra_node" ? h.intraNode : h.interNode;
+      for (auto &[k, x] : v.items()) {
+        if (k == "bandwidth_gbps") l.bandwidth = x.get<double>() * kG;
+        else if (k == "latency_us") l.latency = x.get<double>() * 1e-6;
+        else {
+          *error = "unknown field '" + key + "." + k + "' (expected bandwidth_gbps, latency_us)";
+          return false;
+        }
+      }
+    } else {
+      *error = "unknown field '" + key + "' (expected name, base, kind, peak_tflops, hbm_gb, "
+               "hbm_gbps, devices_per_node, intra_node, inter_node)";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<Hardware> loadHardware(const std::string &nameOrPath, std::string *error) {
+  for (const Hardware &h : hardwarePresets())
+    if (h.name == nameOrPath) return h;
+  if (nameOrPath.size() < 5 || nameOrPath.substr(nameOrPath.size() - 5) != ".json") {
+    std::string known;
+    for (const Hardware &h : hardwarePresets()) known += (known.empty() ? "" : ", ") + h.name;
+    *error = "unknown device '" + nameOrPath + "' (presets: " + known + "; or a .json file)";
+    return std::nullopt;
+  }
+  std::ifstream in(nameOrPath);
+  if (!in) {
+    *error = "cannot open '" + nameOrPath + "'";
+    return std::nullopt;
+  }
+  try {
+    nlohmann::json j = nlohmann::json::parse(in);
+    Hardware h;
+    if (j.contains("base")) {
+      std::optional<Hardware> base = loadHardware(j["base"].get<std::string>(), error);
+      if (!base) return std::nullopt;
+      h = *base;
+    } else {
+      h = gpu("custom", 100 * kT, 0, 10 * kT, 16, 1000, 100, 10, "user file");
+    }
+    h.source = nameOrPath;
+    if (!applyJson(h, j, error)) {
+      *error = nameOrPath + ": " + *error;
+      return std::nullopt;
+    }
+    return h;
+  } catch (const std::exception &e) {
+    *error = nameOrPath + ": " + e.what();
+    return std::nullopt;
+  }
+}
+
+DeviceParams hardwareDeviceParams(const Hardware &hw, const Mesh &mesh) {
+  DeviceParams p;
+  p.name = hw.name;
+  p.peakFlopsByType = hw.peakFlops;
+  auto it = hw.peakFlops.find("bf16");
+  p.peakFlopsDefault = it != hw.peakFlops.end() ? it->second : 1e12;
+  p.hbmBandwidth = hw.hbmBandwidth;
+  p.hbmCapacity = hw.hbmCapacity;
+  p.defaultLink = {hw.interNode.bandwidth, hw.interNode.latency};
+  // Minor axes first: they share a node while their product fits in it.
+  int64_t inNode = 1;
+  for (size_t i = mesh.axes.size(); i-- > 0;) {
+    const MeshAxis &a = mesh.axes[i];
+    bool intra = inNode * a.size <= hw.devicesPerNode;
+    if (intra) inNode *= a.size;
+    const LinkSpec &l = intra ? hw.intraNode : hw.interNode;
+    p.axisLinks[a.name] = {l.bandwidth, l.latency};
+  }
+  return p;
+}
+
+}  // namespace autopart

@@ -1,0 +1,54 @@
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "sim/Hardware.h"
+
+using namespace autopart;
+
+namespace {
+
+TEST(HardwareTest, PresetsCarryDatasheetNumbers) {
+  std::string err;
+  auto h100 = loadHardware("h100-80gb", &err);
+  ASSERT_TRUE(h100) << err;
+  EXPECT_DOUBLE_EQ(h100->peakFlops.at("bf16"), 989e12);
+  EXPECT_DOUBLE_EQ(h100->hbmBandwidth, 3350e9);
+  auto v5p = loadHardware("tpu-v5p", &err);
+  ASSERT_TRUE(v5p) << err;
+  EXPECT_DOUBLE_EQ(v5p->peakFlops.at("bf16"), 459e12);
+  EXPECT_EQ(hardwarePresets().size(), 5u);
+}
+
+TEST(HardwareTest, GpuAxesInsideANodeUseNvlink) {
+  std::string err;
+  auto h100 = loadHardware("h100-80gb", &err);
+  ASSERT_TRUE(h100);
+  Mesh mesh{{{"data", 16}, {"model", 8}}, {}};
+  DeviceParams p = hardwareDeviceParams(*h100, mesh);
+  EXPECT_DOUBLE_EQ(p.link("model").bandwidth, 450e9);  // minor axis: 8 GPUs of a node
+  EXPECT_DOUBLE_EQ(p.link("data").bandwidth, 50e9);    // across nodes
+}
+
+TEST(HardwareTest, JsonOverridesABase) {
+  std::string path = testing::TempDir() + "/dev.json";
+  std::ofstream(path) << R"({"base": "a100-80gb", "name": "slow", "inter_node": {"bandwidth_gbps": 12.5}})";
+  std::string err;
+  auto h = loadHardware(path, &err);
+  ASSERT_TRUE(h) << err;
+  EXPECT_EQ(h->name, "slow");
+  EXPECT_DOUBLE_EQ(h->interNode.bandwidth, 12.5e9);
+  EXPECT_DOUBLE_EQ(h->peakFlops.at("bf16"), 312e12);
+}
+
+TEST(HardwareTest, UnknownNamesAndFieldsAreErrors) {
+  std::string err;
+  EXPECT_FALSE(loadHardware("h200", &err));
+  EXPECT_NE(err.find("unknown device 'h200'"), std::string::npos) << err;
+  std::string path = testing::TempDir() + "/bad.json";
+  std::ofstream(path) << R"({"hbm_tb": 3})";
+  EXPECT_FALSE(loadHardware(path, &err));
+  EXPECT_NE(err.find("unknown field 'hbm_tb'"), std::string::npos) << err;
+}
+
+}  // namespace
