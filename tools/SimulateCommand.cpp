@@ -17,6 +17,7 @@
 #include "sim/Simulator.h"
 #include "tools/Command.h"
 #include "tools/LoadModule.h"
+#include "tools/MeshSpec.h"
 
 namespace autopart {
 namespace {
@@ -53,36 +54,18 @@ std::string bytes(double b) {
   return o.str();
 }
 
-// "data=8,model=4" -> mesh axes.
-bool parseMeshFlag(const std::string &text, Mesh &mesh) {
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    size_t eq = item.find('=');
-    if (eq == std::string::npos) return false;
-    MeshAxis a;
-    a.name = item.substr(0, eq);
-    try {
-      a.size = std::stoll(item.substr(eq + 1));
-    } catch (...) {
-      return false;
-    }
-    if (a.size < 1) return false;
-    mesh.axes.push_back(a);
-  }
-  return !mesh.axes.empty();
-}
-
 int runSimulate(const SimulateOptions &o) {
   std::unique_ptr<Module> m = loadModule(o.file);
   if (!m) return 1;
   ShardingMap shardings = ShardingMap::fromModule(*m);
   if (!o.mesh.empty()) {
-    Mesh mesh;
-    if (!parseMeshFlag(o.mesh, mesh)) {
-      std::cerr << "autopart simulate: error: --mesh expects name=size[,name=size...]\n";
+    std::string meshError;
+    std::optional<Mesh> parsed = parseMeshSpec(o.mesh, &meshError);
+    if (!parsed) {
+      std::cerr << "autopart simulate: error: --mesh: " << meshError << "\n";
       return 1;
     }
+    Mesh mesh = *parsed;
     std::string name = shardings.meshes().size() == 1 ? shardings.meshes().begin()->first : "mesh";
     shardings.addMesh(name, mesh);
   }
