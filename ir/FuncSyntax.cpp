@@ -19,19 +19,8 @@ bool parseFunc(Parser &p, OpState &st) {
     p.addAttr(st, "sym_visibility", m.attrs.string("private"));
   else if (p.consumeKeyword("nested"))
     p.addAttr(st, "sym_visibility", m.attrs.string("nested"));
-  if (!p.expect('@')) return false;
   std::string_view name;
-  if (p.peek() == '"') {
-    if (!p.parseStringLiteral(name)) return false;
-  } else {
-    const char *s = p.pos();
-    const char *q = s;
-    while (*q && (std::isalnum(static_cast<unsigned char>(*q)) || *q == '_' || *q == '$' ||
-                  *q == '.' || *q == '-'))
-      ++q;
-    name = std::string_view(s, size_t(q - s));
-    p.setPos(q);
-  }
+  if (!p.parseSymbolName(name)) return false;
   if (name.empty()) return p.fail("expected function name");
   p.addAttr(st, "sym_name", m.attrs.string(name));
 
@@ -190,25 +179,6 @@ void printFunc(AsmPrinter &p, OpId op) {
   }
 }
 
-bool parseReturn(Parser &p, OpState &st) {
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
-  if (p.peek() != '%') return true;
-  if (!p.parseValueUseList(st.operands)) return false;
-  std::vector<TypeId> ts;
-  if (!p.expect(':') || !p.parseTypeList(ts)) return false;
-  if (ts.size() != st.operands.size()) return p.fail("return has a different number of types and operands");
-  return true;
-}
-
-void printReturn(AsmPrinter &p, OpId op) {
-  p.attrDict(op);
-  if (p.m.numOperands(op) == 0) return;
-  p.out += ' ';
-  p.operands(op);
-  p.out += " : ";
-  p.valueTypes(p.m.operands(op));
-}
-
 bool parseCall(Parser &p, OpState &st) {
   AttrId callee;
   p.skipWs();
@@ -235,7 +205,7 @@ void printCall(AsmPrinter &p, OpId op) {
 
 const OpSyntaxEntry kEntries[] = {
     {"func.func", {parseFunc, printFunc}},
-    {"func.return", {parseReturn, printReturn}},
+    {"func.return", {parseTerminator, printTerminator}},
     {"func.call", {parseCall, printCall}},
 };
 

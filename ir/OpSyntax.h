@@ -22,6 +22,11 @@ struct OpSyntax {
 
 const OpSyntax *lookupOpSyntax(std::string_view opName);
 
+// The form every terminator shares (func.return, stablehlo.return,
+// sdy.return): `attr-dict %a, %b : t1, t2`.
+bool parseTerminator(Parser &p, OpState &st);
+void printTerminator(AsmPrinter &p, OpId op);
+
 // Registration tables, one per dialect file.
 struct OpSyntaxEntry {
   std::string_view name;

@@ -167,6 +167,16 @@ bool Parser::parseStringLiteral(std::string_view &contents) {
   return true;
 }
 
+bool Parser::parseSymbolName(std::string_view &name) {
+  if (!expect('@')) return false;
+  if (p_ < end_ && *p_ == '"') return parseStringLiteral(name);
+  const char *s = p_;
+  while (p_ < end_ && isSuffixIdChar(*p_)) ++p_;
+  name = std::string_view(s, size_t(p_ - s));
+  if (name.empty()) return fail("expected symbol name after '@'");
+  return true;
+}
+
 bool Parser::skipBalanced(char open, std::string_view &inner) {
   const char *start = p_;
   std::vector<char> stack{open};

@@ -59,6 +59,8 @@ public:
   bool parseIntList(std::vector<int64_t> &out);  // [1, 2] (possibly empty)
   // A quoted string; returns the escaped contents between the quotes.
   bool parseStringLiteral(std::string_view &contents);
+  // `@name` or `@"quoted name"`; returns the name without `@` and quotes.
+  bool parseSymbolName(std::string_view &name);
   // Text up to the bracket matching the one just consumed (`open` is one of
   // <([{); returns the inner text and consumes the closing bracket.
   bool skipBalanced(char open, std::string_view &inner);

@@ -375,22 +375,6 @@ void printNamedComputation(AsmPrinter &p, OpId op) {
   p.functionalType(op);
 }
 
-bool parseSdyReturn(Parser &p, OpState &st) {
-  if (!p.parseOptionalAttrDict(st.attrs) || !p.parseValueUseList(st.operands)) return false;
-  if (st.operands.empty()) return true;
-  std::vector<TypeId> ts;
-  return p.expect(':') && p.parseTypeList(ts);
-}
-
-void printSdyReturn(AsmPrinter &p, OpId op) {
-  p.attrDict(op);
-  if (p.m.numOperands(op) == 0) return;
-  p.out += ' ';
-  p.operands(op);
-  p.out += " : ";
-  p.valueTypes(p.m.operands(op));
-}
-
 const OpSyntaxEntry kEntries[] = {
     {"sdy.mesh", {parseMeshOp, printMeshOp}},
     {"sdy.sharding_constraint", {parseConstraintLike, printConstraintLike}},
@@ -409,7 +393,7 @@ const OpSyntaxEntry kEntries[] = {
     {"sdy.collective_permute", {parseCollective<kNoList>, printCollective<kNoList>}},
     {"sdy.manual_computation", {parseManualComputation, printManualComputation}},
     {"sdy.named_computation", {parseNamedComputation, printNamedComputation}},
-    {"sdy.return", {parseSdyReturn, printSdyReturn}},
+    {"sdy.return", {parseTerminator, printTerminator}},
 };
 
 }  // namespace

@@ -797,19 +797,8 @@ bool isBareSymbol(std::string_view s) {
 }
 
 bool parseCustomCall(Parser &p, OpState &st) {
-  if (!p.expect('@')) return false;
   std::string_view target;
-  if (p.peek() == '"') {
-    if (!p.parseStringLiteral(target)) return false;
-  } else {
-    const char *s = p.pos();
-    const char *q = s;
-    while (*q && (std::isalnum(static_cast<unsigned char>(*q)) || *q == '_' || *q == '$' ||
-                  *q == '.' || *q == '-'))
-      ++q;
-    target = std::string_view(s, size_t(q - s));
-    p.setPos(q);
-  }
+  if (!p.parseSymbolName(target)) return false;
   p.addAttr(st, "call_target_name", p.m.attrs.string(target));
   if (!p.expect('(')) return false;
   if (!p.consumeIf(')')) {
@@ -1052,25 +1041,6 @@ void printReduce(AsmPrinter &p, OpId op) {
   p.region(m.region(op, 0), false);
 }
 
-// --- return (stablehlo.return) ---------------------------------------------------------------
-
-bool parseStablehloReturn(Parser &p, OpState &st) {
-  if (!p.parseOptionalAttrDict(st.attrs) || !p.parseValueUseList(st.operands)) return false;
-  if (st.operands.empty()) return true;
-  std::vector<TypeId> ts;
-  if (!p.expect(':') || !p.parseTypeList(ts)) return false;
-  return true;
-}
-
-void printStablehloReturn(AsmPrinter &p, OpId op) {
-  p.attrDict(op);
-  if (p.m.numOperands(op) == 0) return;
-  p.out += ' ';
-  p.operands(op);
-  p.out += " : ";
-  p.valueTypes(p.m.operands(op));
-}
-
 #define SOART(name) {"stablehlo." name, {parseSoart, printSoart}}
 #define FUNCTIONAL(name) {"stablehlo." name, {parseFunctional, printFunctional}}
 
@@ -1120,7 +1090,7 @@ const OpSyntaxEntry kEntries[] = {
     {"stablehlo.composite", {parseComposite, printComposite}},
     {"stablehlo.while", {parseWhile, printWhile}},
     {"stablehlo.reduce", {parseReduce, printReduce}},
-    {"stablehlo.return", {parseStablehloReturn, printStablehloReturn}},
+    {"stablehlo.return", {parseTerminator, printTerminator}},
 };
 
 #undef SOART
