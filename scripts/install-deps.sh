@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(cmake ninja-build g++ clang libgtest-dev libgmock-dev libbenchmark-dev
           llvm-14-tools libcli11-dev nlohmann-json3-dev libyaml-cpp-dev python3
-          libclang-rt-14-dev)
+          libclang-rt-14-dev coinor-libcbc-dev pkg-config)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
