@@ -13,10 +13,10 @@
 #include "ir/Printer.h"
 #include "lower/AnnotateModule.h"
 #include "lower/PartitionSpecs.h"
+#include "tactics/ApplySchedule.h"
 #include "tactics/ArgumentRoles.h"
 #include "tactics/NamePropagation.h"
 #include "tactics/TacticSchedule.h"
-#include "tactics/TacticSeeds.h"
 #include "tools/Command.h"
 #include "tools/LoadModule.h"
 #include "tools/MeshSpec.h"
@@ -33,23 +33,6 @@ struct PlanOptions {
   std::string function;
   bool gspmd = false;
 };
-
-// The entry function: the one named, else `main`, else the only public one.
-OpId entryFunction(const Module &m, const std::string &wanted) {
-  OpId fallback = kNone;
-  for (OpId f : m.functions()) {
-    FuncView v{const_cast<Module &>(m), f};
-    if (v.entry() == kNone) continue;
-    if (!wanted.empty()) {
-      if (v.name() == wanted) return f;
-      continue;
-    }
-    if (v.name() == "main") return f;
-    AttrId vis = m.attr(f, "sym_visibility");
-    if (fallback == kNone && (vis == kNoAttr || m.attrs.stringValue(vis) == "public")) fallback = f;
-  }
-  return fallback;
-}
 
 int runPlan(const PlanOptions &o) {
   std::unique_ptr<Module> m = loadModule(o.file);
@@ -78,7 +61,7 @@ int runPlan(const PlanOptions &o) {
     std::cerr << "autopart plan: error: --tactics: " << err << "\n";
     return 1;
   }
-  OpId func = entryFunction(*m, o.function);
+  OpId func = findEntryFunction(*m, o.function);
   if (func == kNone) {
     std::cerr << "autopart plan: error: no entry function"
               << (o.function.empty() ? "" : " named '" + o.function + "'") << " with a body\n";
@@ -92,52 +75,23 @@ int runPlan(const PlanOptions &o) {
       return 1;
     }
 
-  std::vector<std::optional<TensorSharding>> state(m->values.size());
+  ShardingVector state(m->values.size());
   std::vector<ArgumentInfo> infos = classifyArguments(*m, func);
   auto current = [&](ValueId v) -> const TensorSharding * {
     return state[v] ? &*state[v] : nullptr;
   };
   // Shardings already in the input are fixed constraints: tactics build on them.
-  for (size_t i = 0; i < f.args().size(); ++i) {
-    AttrId a = f.argAttr(i, "sdy.sharding");
-    if (a != kNoAttr && m->attrs.kind(a) == AttrKind::Sharding) state[f.args()[i]] = *m->attrs.get(a).sharding;
-  }
-  nlohmann::json report = nlohmann::json::array();
+  seedFromInput(*m, func, state);
   Diagnostics diags;
   NamedDimensions names = analyzeNamedDimensions(*m, {}, &diags);
   for (const Diagnostic &d : diags.all()) std::cerr << d.str() << "\n";
-  for (const Tactic &t : schedule->tactics) {
-    if (t.kind == TacticKind::Auto) {
-      std::cerr << "autopart plan: error: tactic '" << t.spelling
-                << "' needs the search, which this build does not have yet; use dp, fsdp, "
-                   "megatron or manual tactics\n";
-      return 2;
-    }
-    TacticSeeds seeds = seedTactic(*m, func, t, *mesh, current, &names);
-    nlohmann::json entry = {{"tactic", t.spelling}, {"kind", tacticKindName(t.kind)},
-                            {"axis", t.axes[0]}, {"sharded", nlohmann::json::array()},
-                            {"skipped", seeds.notes}};
-    int64_t propagated = 0, skipped = 0;
-    for (const ShardingSeed &s : seeds.seeds) {
-      TypeId type = m->type(s.value);
-      // FSDP keeps parameters sharded only at rest (gathered before use);
-      // the other tactics shard the seed's whole name through the program.
-      NameId32 name = names.nameOf(s.value, uint32_t(s.dim));
-      if (t.kind != TacticKind::Fsdp && name != kNoDimName) {
-        NamePropagationStats st = shardName(*m, names, name, s.axis, meshName, state);
-        propagated += st.sharded;
-        skipped += st.skipped;
-      } else {
-        if (!state[s.value]) state[s.value] = TensorSharding::closed(meshName, size_t(m->types.rank(type)));
-        state[s.value]->dims[size_t(s.dim)].axes.push_back(AxisRef{s.axis, 0, 0});
-        ++propagated;
-      }
-      entry["sharded"].push_back({{"argument", infos[s.argIndex].name}, {"dim", s.dim}});
-    }
-    entry["dims_sharded"] = propagated;
-    entry["dims_skipped"] = skipped;
-    report.push_back(entry);
+  ScheduleContext ctx{*m, func, *mesh, meshName, names};
+  std::optional<nlohmann::json> applied = applySchedule(ctx, *schedule, state, AutoTacticFn{}, &err);
+  if (!applied) {
+    std::cerr << "autopart plan: error: " << err << "\n";
+    return 2;
   }
+  nlohmann::json report = std::move(*applied);
 
   AnnotateOptions annotate;
   annotate.meshName = meshName;

@@ -1,0 +1,78 @@
+#include "tactics/ApplySchedule.h"
+
+#include "tactics/ArgumentRoles.h"
+#include "tactics/TacticSeeds.h"
+
+namespace autopart {
+
+OpId findEntryFunction(const Module &m, const std::string &wanted) {
+  OpId fallback = kNone;
+  for (OpId f : m.functions()) {
+    FuncView v{const_cast<Module &>(m), f};
+    if (v.entry() == kNone) continue;
+    if (!wanted.empty()) {
+      if (v.name() == wanted) return f;
+      continue;
+    }
+    if (v.name() == "main") return f;
+    AttrId vis = m.attr(f, "sym_visibility");
+    if (fallback == kNone && (vis == kNoAttr || m.attrs.stringValue(vis) == "public")) fallback = f;
+  }
+  return fallback;
+}
+
+void seedFromInput(const Module &m, OpId func, ShardingVector &state) {
+  FuncView f{const_cast<Module &>(m), func};
+  for (size_t i = 0; i < f.args().size(); ++i) {
+    AttrId a = f.argAttr(i, "sdy.sharding");
+    if (a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding) state[f.args()[i]] = *m.attrs.get(a).sharding;
+  }
+}
+
+std::optional<nlohmann::json> applySchedule(const ScheduleContext &ctx, const TacticSchedule &schedule,
+                                            ShardingVector &state, const AutoTacticFn &autoTactic,
+                                            std::string *error) {
+  const Module &m = ctx.m;
+  std::vector<ArgumentInfo> infos = classifyArguments(m, ctx.func);
+  auto current = [&](ValueId v) -> const TensorSharding * { return state[v] ? &*state[v] : nullptr; };
+  nlohmann::json report = nlohmann::json::array();
+  for (const Tactic &t : schedule.tactics) {
+    if (t.kind == TacticKind::Auto) {
+      if (!autoTactic) {
+        *error = "tactic '" + t.spelling + "' needs the search, which this driver does not provide";
+        return std::nullopt;
+      }
+      std::optional<nlohmann::json> entry = autoTactic(ctx, t, state, error);
+      if (!entry) return std::nullopt;
+      report.push_back(std::move(*entry));
+      continue;
+    }
+    TacticSeeds seeds = seedTactic(m, ctx.func, t, ctx.mesh, current, &ctx.names);
+    nlohmann::json entry = {{"tactic", t.spelling}, {"kind", tacticKindName(t.kind)},
+                            {"axis", t.axes[0]}, {"sharded", nlohmann::json::array()},
+                            {"skipped", seeds.notes}};
+    int64_t propagated = 0, skipped = 0;
+    for (const ShardingSeed &s : seeds.seeds) {
+      // FSDP keeps parameters sharded only at rest (gathered before use);
+      // the other tactics shard the seed's whole name through the program.
+      NameId32 name = ctx.names.nameOf(s.value, uint32_t(s.dim));
+      if (t.kind != TacticKind::Fsdp && name != kNoDimName) {
+        NamePropagationStats st = shardName(m, ctx.names, name, s.axis, ctx.meshName, state);
+        propagated += st.sharded;
+        skipped += st.skipped;
+      } else {
+        if (!state[s.value])
+          state[s.value] = TensorSharding::closed(ctx.meshName, size_t(m.types.rank(m.type(s.value))));
+        state[s.value]->dims[size_t(s.dim)].axes.push_back(AxisRef{s.axis, 0, 0});
+        ++propagated;
+      }
+      entry["sharded"].push_back({{"argument", infos[s.argIndex].name}, {"dim", s.dim}});
+    }
+    entry["dims_sharded"] = propagated;
+    entry["dims_skipped"] = skipped;
+    report.push_back(entry);
+  }
+  return report;
+}
+
+}  // namespace autopart
