@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "ir/Module.h"
-#include "sim/AxisList.h"
+#include "propagation/AxisList.h"
 
 namespace autopart {
 

@@ -16,7 +16,7 @@
 #include <optional>
 #include <vector>
 
-#include "sim/FactorProjection.h"
+#include "propagation/FactorProjection.h"
 
 namespace autopart {
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "ir/ShardingRule.h"
-#include "sim/AxisList.h"
+#include "propagation/AxisList.h"
 
 namespace autopart {
 

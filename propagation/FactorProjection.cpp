@@ -1,4 +1,4 @@
-#include "sim/FactorProjection.h"
+#include "propagation/FactorProjection.h"
 
 #include <utility>
 

@@ -1,4 +1,4 @@
-#include "sim/AxisList.h"
+#include "propagation/AxisList.h"
 
 #include <algorithm>
 
