@@ -13,6 +13,43 @@ AxisRef makeAxis(const std::string &name, int64_t pre, int64_t size, const Mesh 
   return a;
 }
 
+int64_t axisEnd(const AxisRef &a, const Mesh &mesh) {
+  return a.isSubAxis() ? a.preSize * a.subSize : mesh.axisSize(a.name);
+}
+
+bool axisPrefixOf(const AxisRef &a, const AxisRef &b, const Mesh &mesh) {
+  return a.name == b.name && axisStart(a) == axisStart(b) && axisEnd(a, mesh) <= axisEnd(b, mesh);
+}
+
+bool axisContains(const AxisRef &a, const AxisRef &b, const Mesh &mesh) {
+  return a.name == b.name && axisStart(a) <= axisStart(b) && axisEnd(b, mesh) <= axisEnd(a, mesh);
+}
+
+std::optional<AxisRef> prefixWithoutOverlap(const AxisRef &a, const AxisList &others,
+                                            const Mesh &mesh) {
+  AxisRef result = a;
+  for (const AxisRef &o : others) {
+    if (!result.overlaps(o, mesh)) continue;
+    // Only the part of `result` before `o` starts is free; when `o` starts at
+    // or before `result`, nothing major is left.
+    if (axisStart(o) <= axisStart(result)) return std::nullopt;
+    result = makeAxis(result.name, axisStart(result), axisStart(o) / axisStart(result), mesh);
+  }
+  return result;
+}
+
+void appendOrMerge(AxisList &list, const AxisRef &a, const Mesh &mesh) {
+  if (!list.empty()) {
+    AxisRef &last = list.back();
+    if (last.name == a.name && last.isSubAxis() && a.isSubAxis() &&
+        axisEnd(last, mesh) == axisStart(a)) {
+      last = makeAxis(a.name, axisStart(last), axisEnd(a, mesh) / axisStart(last), mesh);
+      return;
+    }
+  }
+  list.push_back(a);
+}
+
 int64_t axesSize(const AxisList &axes, const Mesh &mesh) {
   int64_t n = 1;
   for (const AxisRef &a : axes) n *= a.size(mesh);

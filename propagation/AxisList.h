@@ -8,8 +8,16 @@
 //   isStrictPrefix(["x":(1)2], ["x", "y"])       == true
 //   truncateWithoutOverlap(["x", "y"], ["y"])    == ["x"]
 //   axisSetDiff(["x", "y"], ["y"])               == ["x"]
+//
+// Single-axis relations used by propagation, on mesh ["x"=8]:
+//
+//   axisPrefixOf("x":(1)2, "x")                  == true  (same start, shorter)
+//   axisContains("x", "x":(2)2)                  == true  (range [2,4) in [1,8))
+//   prefixWithoutOverlap("x", {"x":(4)2})        == "x":(1)4
+//   appendOrMerge(["x":(1)2], "x":(2)4)          -> ["x"]
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "ir/Sharding.h"
@@ -22,7 +30,18 @@ using AxisList = std::vector<AxisRef>;
 AxisRef makeAxis(const std::string &name, int64_t pre, int64_t size, const Mesh &mesh);
 // The first device index and size covered by `a` within its axis.
 inline int64_t axisStart(const AxisRef &a) { return a.isSubAxis() ? a.preSize : 1; }
+// One past the last device index covered by `a` within its axis: pre * size.
+int64_t axisEnd(const AxisRef &a, const Mesh &mesh);
 int64_t axesSize(const AxisList &axes, const Mesh &mesh);
+// `a` starts where `b` starts and is not longer (equal counts as a prefix).
+bool axisPrefixOf(const AxisRef &a, const AxisRef &b, const Mesh &mesh);
+// `a` covers every device index that `b` covers.
+bool axisContains(const AxisRef &a, const AxisRef &b, const Mesh &mesh);
+// The longest major part of `a` that overlaps nothing in `others`, if any.
+std::optional<AxisRef> prefixWithoutOverlap(const AxisRef &a, const AxisList &others,
+                                            const Mesh &mesh);
+// Appends `a`, merging it into the last axis when the two abut.
+void appendOrMerge(AxisList &list, const AxisRef &a, const Mesh &mesh);
 bool overlapsAny(const AxisRef &a, const AxisList &list, const Mesh &mesh);
 bool axisListsOverlap(const AxisList &a, const AxisList &b, const Mesh &mesh);
 // Whether `a` shards strictly less than `b` along the same major-to-minor

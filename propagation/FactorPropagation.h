@@ -1,0 +1,72 @@
+// Factor propagation: given one op's sharding projection (every operand and
+// result seen per factor, FactorProjection.h), choose for each factor the
+// axes all tensors can agree on and add them to the tensors that have fewer.
+// Two strategies, with Shardy's semantics:
+//
+// Basic: per factor, the compatible major axes (the longest list every
+// tensor's axes are a prefix of; a conflict stops the list there), then cut
+// at the first axis that overlaps another factor's axes in any tensor, an
+// explicitly replicated axis, or that a closed / non-divisible factor cannot
+// take. Example, mesh ["a"=2, "b"=2, "c"=2], elementwise op with one factor:
+//
+//   operand 0  {"b", "a"}     operand 1  {"b", "c"}    result {?}
+//   compatible major axes: ["b"] (then "a" vs "c" conflicts)
+//   result -> {"b", ?}; the operands already have "b" as a prefix.
+//
+// Aggressive: the same within each factor, but across factors only tensors
+// that hold the factor count, and when two factors would add overlapping
+// axes to the same tensor, the factor whose tensors are larger (more
+// elements) wins and the other keeps the non-overlapping prefix:
+//
+//   dot ([i, j], [j, k])->([i, k]), lhs 8x1024 [{}, {"x"}], rhs 1024x16
+//   [{}, {?}], result 8x16 [{"x", ?}, {?}]: basic blocks both i and j on
+//   "x"; aggressive lets j (size 1024, on the 8x1024 and 1024x16 tensors)
+//   win and leaves i unsharded.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "propagation/FactorProjection.h"
+
+namespace autopart {
+
+enum class PropagationDirection { None, Forward, Backward, Both };
+
+// The projection of one op: its operands, then its results.
+struct OpProjection {
+  std::vector<TensorFactorShardings> operands, results;
+  size_t numTensors() const { return operands.size() + results.size(); }
+  const TensorFactorShardings &tensor(size_t t) const {
+    return t < operands.size() ? operands[t] : results[t - operands.size()];
+  }
+  TensorFactorShardings &tensor(size_t t) {
+    return t < operands.size() ? operands[t] : results[t - operands.size()];
+  }
+};
+
+enum class FactorStrategy { Basic, Aggressive };
+
+struct FactorPropagationParams {
+  FactorStrategy strategy = FactorStrategy::Basic;
+  // As Shardy's conservative propagation: no sub-axes are propagated.
+  bool conservative = false;
+  // Per factor; null means Both for every factor.
+  std::function<PropagationDirection(size_t factor)> direction;
+  // Per tensor (operands then results), its number of elements; the
+  // aggressive strategy prefers factors of larger tensors. Empty: all equal.
+  std::vector<int64_t> tensorElements;
+};
+
+using AxesPerFactor = std::vector<AxisList>;
+
+// The axes each factor should be sharded on after this op's propagation.
+AxesPerFactor compatibleShardingAxes(const OpProjection &projection, const OpShardingRule &rule,
+                                     const Mesh &mesh, const FactorPropagationParams &params);
+
+// Expands every tensor's factors to `compatibleShardingAxes`; returns, per
+// tensor (operands then results), whether it changed.
+std::vector<bool> propagateFactors(OpProjection &projection, const OpShardingRule &rule,
+                                   const Mesh &mesh, const FactorPropagationParams &params);
+
+}  // namespace autopart

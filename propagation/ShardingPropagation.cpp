@@ -1,0 +1,604 @@
+#include "propagation/ShardingPropagation.h"
+
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/Pass.h"
+#include "rules/OpShardingRuleRegistry.h"
+
+namespace autopart {
+
+namespace {
+
+constexpr uint32_t kNoSlot = kNone;
+
+// Where a slot's sharding lives in the module, for the final write-back.
+enum class Storage : uint8_t {
+  None,        // not stored (e.g. a while block argument without an edge)
+  FuncArg,     // func argument `sdy.sharding`
+  FuncResult,  // func result `sdy.sharding`
+  OpResult,    // `sdy.sharding` per result of `op`
+  OpAttr,      // the `sharding` attribute of `op` (constraints, edges)
+};
+
+// One sharding shared by one or more values: a data-flow edge ties the while
+// result, its block arguments and the edge's own result to one slot.
+struct Slot {
+  std::optional<TensorSharding> sharding;
+  Storage storage = Storage::None;
+  OpId op = kNone;     // func for FuncArg/FuncResult, owner otherwise
+  uint32_t index = 0;  // argument / result number
+  bool changed = false;
+  std::vector<ValueId> members;
+  int64_t group = -1;  // sharding group id
+};
+
+// A tensor taking part in a propagation step: its slot, and for manual
+// computation edges the manual axes its local sharding lacks per dimension.
+struct Participant {
+  uint32_t slot = kNoSlot;
+  const std::vector<AxisList> *manualPrefix = nullptr;
+};
+
+struct Use {
+  OpId user;
+  uint32_t index;
+};
+
+// Either a data-flow edge (sources -> target) or nothing.
+struct Edge {
+  OpId op = kNone;
+  std::vector<Participant> sources;
+  Participant target;
+  std::vector<Use> sourceUses;
+};
+
+bool isTerminatorName(std::string_view n) {
+  return n == "func.return" || n == "stablehlo.return" || n == "sdy.return";
+}
+
+// The rule of a step that passes a tensor through unchanged (edges, barriers,
+// function results): one factor per dimension.
+OpShardingRule identityRule(const std::vector<int64_t> &shape, size_t numOperands) {
+  OpShardingRule rule;
+  OpShardingRule::TensorFactors mapping;
+  for (int64_t size : shape) mapping.push_back({rule.addFactor(size)});
+  rule.operands.assign(numOperands, mapping);
+  rule.results.push_back(mapping);
+  return rule;
+}
+
+class Propagator {
+public:
+  Propagator(Module &m, const PropagationOptions &options, Diagnostics &diags)
+      : m_(m), options_(options), diags_(diags) {}
+
+  bool run(PropagationStats *stats) {
+    if (m_.top == kNone) return true;
+    collectMeshes();
+    slotOf_.assign(m_.values.size(), kNoSlot);
+    uses_.resize(m_.values.size());
+    ruleCache_.resize(m_.ops.size());
+    for (OpId func : m_.functions()) buildFunction(func);
+    if (!buildEdges()) return false;
+    buildGroups();
+
+    for (OpId func : m_.functions()) propagateFuncResults(func);
+    // Top-down: the stack is filled in reverse so the first op pops first.
+    for (auto it = order_.rbegin(); it != order_.rend(); ++it) push(*it);
+    while (!stack_.empty()) {
+      OpId op = stack_.back();
+      stack_.pop_back();
+      inStack_[op] = false;
+      ++stats_.steps;
+      step(op);
+    }
+    for (OpId func : m_.functions()) propagateFuncResults(func);
+    writeBack();
+    if (stats) *stats = stats_;
+    return !diags_.hasErrors();
+  }
+
+private:
+  // --- Setup -------------------------------------------------------------------
+  void collectMeshes() {
+    for (BlockId b : m_.regions[m_.region(m_.top, 0)].blocks)
+      for (OpId op : m_.blocks[b].ops) {
+        if (!m_.isa(op, "sdy.mesh")) continue;
+        AttrId name = m_.attr(op, "sym_name"), mesh = m_.attr(op, "mesh");
+        if (name != kNoAttr && mesh != kNoAttr && m_.attrs.kind(mesh) == AttrKind::Mesh)
+          meshes_[std::string(m_.attrs.stringValue(name))] = *m_.attrs.get(mesh).mesh;
+      }
+  }
+
+  bool shardableType(TypeId t) const {
+    if (!m_.types.isTensor(t)) return false;
+    for (int64_t d : m_.types.shape(t))
+      if (d == kDynamic) return false;
+    return true;
+  }
+
+  uint32_t newSlot(Storage storage, OpId op, uint32_t index, const TensorSharding *initial) {
+    Slot s;
+    s.storage = storage;
+    s.op = op;
+    s.index = index;
+    if (initial) s.sharding = *initial;
+    slots_.push_back(std::move(s));
+    return uint32_t(slots_.size() - 1);
+  }
+
+  void bindValue(ValueId v, uint32_t slot) {
+    slotOf_[v] = slot;
+    slots_[slot].members.push_back(v);
+  }
+
+  static const TensorSharding *asSharding(const Module &m, AttrId a) {
+    return a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding ? m.attrs.get(a).sharding.get()
+                                                                 : nullptr;
+  }
+
+  void buildFunction(OpId func) {
+    FuncView f{m_, func};
+    std::span<const ValueId> args = f.args();
+    for (size_t i = 0; i < args.size(); ++i)
+      if (shardableType(m_.type(args[i])))
+        bindValue(args[i], newSlot(Storage::FuncArg, func, uint32_t(i),
+                                   asSharding(m_, f.argAttr(i, "sdy.sharding"))));
+    std::vector<TypeId> resultTypes = f.resultTypes();
+    std::vector<uint32_t> &resSlots = funcResultSlots_[func];
+    for (size_t i = 0; i < resultTypes.size(); ++i)
+      resSlots.push_back(shardableType(resultTypes[i])
+                             ? newSlot(Storage::FuncResult, func, uint32_t(i),
+                                       asSharding(m_, f.resultAttr(i, "sdy.sharding")))
+                             : kNoSlot);
+    m_.walk(func, [&](OpId op) { visitOp(op); });
+  }
+
+  void visitOp(OpId op) {
+    order_.push_back(op);
+    std::span<const ValueId> operands = m_.operands(op);
+    for (uint32_t i = 0; i < operands.size(); ++i) uses_[operands[i]].push_back({op, i});
+    std::string_view name = m_.opName(op);
+    if (name == "sdy.data_flow_edge") {
+      edgeOps_.push_back(op);
+      return;  // bound in buildEdges
+    }
+    if (name == "sdy.sharding_group") {
+      groupOps_.push_back(op);
+      return;
+    }
+    bool attrStored = name == "sdy.sharding_constraint" || name == "sdy.reshard";
+    AttrId perValue = m_.attr(op, "sdy.sharding");
+    for (uint32_t i = 0; i < m_.numResults(op); ++i) {
+      ValueId v = m_.result(op, i);
+      if (!shardableType(m_.type(v))) continue;
+      const TensorSharding *initial = nullptr;
+      if (attrStored) {
+        initial = asSharding(m_, m_.attr(op, "sharding"));
+      } else if (perValue != kNoAttr && m_.attrs.kind(perValue) == AttrKind::ShardingPerValue) {
+        const std::vector<TensorSharding> &all = m_.attrs.get(perValue).shardings;
+        if (i < all.size()) initial = &all[i];
+      }
+      bindValue(v, newSlot(attrStored ? Storage::OpAttr : Storage::OpResult, op, i, initial));
+    }
+    // Block arguments of nested regions: shardable only through an edge (or
+    // as manual computation body arguments, bound by their edge too).
+    for (uint32_t r = 0; r < m_.numRegions(op); ++r)
+      for (BlockId b : m_.regions[m_.region(op, r)].blocks)
+        for (ValueId a : m_.blocks[b].args)
+          if (shardableType(m_.type(a))) bindValue(a, newSlot(Storage::None, op, 0, nullptr));
+  }
+
+  OpId terminatorOf(RegionId r) const {
+    const Region &region = m_.regions[r];
+    if (region.blocks.empty()) return kNone;
+    const std::vector<OpId> &ops = m_.blocks[region.blocks.front()].ops;
+    return ops.empty() || !isTerminatorName(m_.opName(ops.back())) ? kNone : ops.back();
+  }
+
+  // Per dimension, the leading axes of `s` that are manual axes.
+  std::vector<AxisList> manualPrefix(const TensorSharding &s, const std::vector<std::string> &manual) {
+    std::vector<AxisList> prefix(s.dims.size());
+    for (size_t d = 0; d < s.dims.size(); ++d)
+      for (const AxisRef &a : s.dims[d].axes) {
+        bool isManual = false;
+        for (const std::string &n : manual) isManual |= n == a.name;
+        if (!isManual) break;
+        prefix[d].push_back(a);
+      }
+    return prefix;
+  }
+
+  std::vector<std::string> manualAxes(OpId mc) const {
+    std::vector<std::string> out;
+    AttrId a = m_.attr(mc, "manual_axes");
+    if (a == kNoAttr) return out;
+    for (AttrId e : m_.attrs.get(a).elems) out.emplace_back(m_.attrs.stringValue(e));
+    return out;
+  }
+
+  const TensorSharding *listEntry(OpId op, std::string_view attr, size_t i) const {
+    AttrId a = m_.attr(op, attr);
+    if (a == kNoAttr || m_.attrs.kind(a) != AttrKind::ShardingPerValue) return nullptr;
+    const std::vector<TensorSharding> &all = m_.attrs.get(a).shardings;
+    return i < all.size() ? &all[i] : nullptr;
+  }
+
+  void addSource(Edge &e, OpId user, uint32_t index, const std::vector<AxisList> *prefix = nullptr) {
+    if (user == kNone || index >= m_.numOperands(user)) return;
+    e.sources.push_back({slotOf_[m_.operand(user, index)], prefix});
+    e.sourceUses.push_back({user, index});
+  }
+
+  bool buildEdges() {
+    for (OpId edgeOp : edgeOps_) {
+      if (m_.numOperands(edgeOp) != 1 || m_.numResults(edgeOp) != 1) continue;
+      ValueId input = m_.operand(edgeOp, 0), out = m_.result(edgeOp, 0);
+      if (!shardableType(m_.type(out))) continue;
+      uint32_t slot = newSlot(Storage::OpAttr, edgeOp, 0, asSharding(m_, m_.attr(edgeOp, "sharding")));
+      bindValue(out, slot);
+      Edge e;
+      e.op = edgeOp;
+      e.target.slot = slot;
+      const ValueInfo &info = m_.values[input];
+      if (info.isBlockArg) {
+        // A body argument of a manual / named computation: the op's operand
+        // flows into it.
+        OpId owner = m_.regions[m_.blocks[info.owner].parent].parent;
+        rebind(input, slot);
+        if (m_.isa(owner, "sdy.manual_computation")) {
+          if (const TensorSharding *in = listEntry(owner, "in_shardings", info.index)) {
+            prefixes_.push_back(manualPrefix(*in, manualAxes(owner)));
+            e.target.manualPrefix = &prefixes_.back();
+          }
+        }
+        addSource(e, owner, info.index);
+      } else {
+        OpId owner = info.owner;
+        uint32_t i = info.index;
+        rebind(input, slot);
+        std::string_view n = m_.opName(owner);
+        if (n == "stablehlo.while") {
+          for (uint32_t r = 0; r < m_.numRegions(owner); ++r)
+            for (BlockId b : m_.regions[m_.region(owner, r)].blocks)
+              if (i < m_.blocks[b].args.size()) rebind(m_.blocks[b].args[i], slot);
+          addSource(e, owner, i);
+          if (m_.numRegions(owner) > 1) addSource(e, terminatorOf(m_.region(owner, 1)), i);
+        } else if (n == "stablehlo.case" || n == "stablehlo.if") {
+          for (uint32_t r = 0; r < m_.numRegions(owner); ++r) addSource(e, terminatorOf(m_.region(owner, r)), i);
+        } else if (n == "stablehlo.optimization_barrier") {
+          addSource(e, owner, i);
+        } else if (n == "sdy.manual_computation" || n == "sdy.named_computation") {
+          const std::vector<AxisList> *prefix = nullptr;
+          if (n == "sdy.manual_computation")
+            if (const TensorSharding *o = listEntry(owner, "out_shardings", i)) {
+              prefixes_.push_back(manualPrefix(*o, manualAxes(owner)));
+              prefix = &prefixes_.back();
+            }
+          if (m_.numRegions(owner) > 0) addSource(e, terminatorOf(m_.region(owner, 0)), i, prefix);
+        }
+      }
+      for (const Use &u : e.sourceUses) edgeOfUse_[{u.user, u.index}] = uint32_t(edges_.size());
+      edgeIndex_[edgeOp] = uint32_t(edges_.size());
+      edges_.push_back(std::move(e));
+    }
+    return true;
+  }
+
+  // Moves `v` to the edge's slot (its own slot, if any, stays unused).
+  void rebind(ValueId v, uint32_t slot) {
+    if (!shardableType(m_.type(v))) return;
+    uint32_t old = slotOf_[v];
+    if (old != kNoSlot) {
+      std::vector<ValueId> &mem = slots_[old].members;
+      std::erase(mem, v);
+      // A value that carried a sharding of its own hands it to the edge when
+      // the edge has none yet.
+      if (!slots_[slot].sharding && slots_[old].sharding && slots_[old].storage != Storage::None)
+        slots_[slot].sharding = slots_[old].sharding;
+    }
+    bindValue(v, slot);
+  }
+
+  void buildGroups() {
+    for (OpId op : groupOps_) {
+      AttrId id = m_.attr(op, "group_id");
+      if (id == kNoAttr || m_.numOperands(op) != 1) continue;
+      uint32_t slot = slotOf_[m_.operand(op, 0)];
+      if (slot == kNoSlot) continue;
+      int64_t g = m_.attrs.get(id).intValue;
+      slots_[slot].group = g;
+      groups_[g].push_back(slot);
+    }
+  }
+
+  // --- Worklist -----------------------------------------------------------------
+  void push(OpId op) {
+    if (op == kNone) return;
+    if (inStack_.size() <= op) inStack_.resize(m_.ops.size(), false);
+    if (inStack_[op]) return;
+    inStack_[op] = true;
+    stack_.push_back(op);
+  }
+
+  // Requeues every step that reads a value of `slot`, except `current`.
+  void notify(uint32_t slot, OpId current) {
+    auto enqueue = [&](OpId op) {
+      if (op != current) push(op);
+    };
+    for (ValueId v : slots_[slot].members) {
+      const ValueInfo &info = m_.values[v];
+      if (info.isBlockArg) enqueue(m_.regions[m_.blocks[info.owner].parent].parent);
+      else enqueue(info.owner);
+      for (const Use &u : uses_[v]) {
+        auto it = edgeOfUse_.find({u.user, u.index});
+        if (it != edgeOfUse_.end()) enqueue(edges_[it->second].op);
+        else if (isTerminatorName(m_.opName(u.user))) enqueue(m_.parentOp(u.user));
+        else enqueue(u.user);
+      }
+    }
+  }
+
+  const OpShardingRule *ruleOf(OpId op) {
+    std::optional<std::optional<OpShardingRule>> &cached = ruleCache_[op];
+    if (!cached) {
+      RuleOptions ro;
+      ro.conservativePropagation = options_.conservative;
+      cached = getOpShardingRule(m_, op, ro, nullptr);
+    }
+    return *cached ? &**cached : nullptr;
+  }
+
+  void step(OpId op) {
+    std::string_view name = m_.opName(op);
+    if (name == "sdy.data_flow_edge") {
+      auto it = edgeIndex_.find(op);
+      if (it == edgeIndex_.end()) return;
+      const Edge &e = edges_[it->second];
+      propagate(op, identityRule(m_.types.shape(m_.type(m_.result(op, 0))), e.sources.size()), e.sources, {e.target}, nullptr);
+      return;
+    }
+    if (name == "sdy.propagation_barrier") {
+      if (m_.numOperands(op) != 1 || m_.numResults(op) != 1) return;
+      PropagationDirection dir = barrierDirection(op);
+      if (dir == PropagationDirection::None) return;
+      propagate(op, identityRule(m_.types.shape(m_.type(m_.result(op, 0))), 1), {{slotOf_[m_.operand(op, 0)]}},
+                {{slotOf_[m_.result(op, 0)]}}, &dir);
+      return;
+    }
+    if (isDataFlowOp(m_, op) || isTerminatorName(name)) return;
+    const OpShardingRule *rule = ruleOf(op);
+    if (!rule || rule->operands.size() != m_.numOperands(op) || rule->results.size() != m_.numResults(op))
+      return;
+    std::vector<Participant> operands, results;
+    for (ValueId v : m_.operands(op)) operands.push_back({slotOf_[v]});
+    for (uint32_t i = 0; i < m_.numResults(op); ++i) results.push_back({slotOf_[m_.result(op, i)]});
+    if (propagate(op, *rule, operands, results, nullptr) && options_.keepShardingRules)
+      rulesToKeep_.push_back(op);
+  }
+
+  PropagationDirection barrierDirection(OpId op) const {
+    AttrId a = m_.attr(op, "allowed_direction");
+    std::string text = a == kNoAttr ? "" : m_.attrs.get(a).text;
+    if (text.find("FORWARD") != std::string::npos) return PropagationDirection::Forward;
+    if (text.find("BACKWARD") != std::string::npos) return PropagationDirection::Backward;
+    if (text.find("BOTH") != std::string::npos) return PropagationDirection::Both;
+    return PropagationDirection::None;
+  }
+
+  void propagateFuncResults(OpId func) {
+    FuncView f{m_, func};
+    OpId ret = f.returnOp();
+    if (ret == kNone) return;
+    const std::vector<uint32_t> &resSlots = funcResultSlots_[func];
+    for (uint32_t i = 0; i < m_.numOperands(ret) && i < resSlots.size(); ++i) {
+      ValueId v = m_.operand(ret, i);
+      if (resSlots[i] == kNoSlot || slotOf_[v] == kNoSlot) continue;
+      propagate(func, identityRule(m_.types.shape(m_.type(v)), 1), {{slotOf_[v]}}, {{resSlots[i]}}, nullptr);
+    }
+  }
+
+  // --- One propagation step ---------------------------------------------------------
+  const Mesh *meshOf(const TensorSharding &s) const {
+    if (s.inlineMesh) return &*s.inlineMesh;
+    auto it = meshes_.find(s.meshName);
+    return it == meshes_.end() ? nullptr : &it->second;
+  }
+
+  static bool isEmptyMesh(const Mesh &mesh) { return mesh.axes.empty() && mesh.deviceIds.empty(); }
+
+  // The sharding a participant shows in the step's (global) view.
+  std::optional<TensorSharding> view(const Participant &p) const {
+    if (p.slot == kNoSlot || !slots_[p.slot].sharding) return std::nullopt;
+    TensorSharding s = *slots_[p.slot].sharding;
+    if (p.manualPrefix)
+      for (size_t d = 0; d < s.dims.size() && d < p.manualPrefix->size(); ++d)
+        s.dims[d].axes.insert(s.dims[d].axes.begin(), (*p.manualPrefix)[d].begin(),
+                              (*p.manualPrefix)[d].end());
+    return s;
+  }
+
+  static void stripPrefix(TensorSharding &s, const std::vector<AxisList> *prefix) {
+    if (!prefix) return;
+    for (size_t d = 0; d < s.dims.size() && d < prefix->size(); ++d) {
+      AxisList &axes = s.dims[d].axes;
+      size_t k = 0;
+      while (k < axes.size() && k < (*prefix)[d].size() && axes[k] == (*prefix)[d][k]) ++k;
+      axes.erase(axes.begin(), axes.begin() + std::ptrdiff_t(k));
+    }
+  }
+
+  bool propagate(OpId op, const OpShardingRule &rule, const std::vector<Participant> &operands,
+                 const std::vector<Participant> &results, const PropagationDirection *direction) {
+    std::vector<std::optional<TensorSharding>> views;
+    for (const Participant &p : operands) views.push_back(view(p));
+    for (const Participant &p : results) views.push_back(view(p));
+    // The common mesh: empty meshes (no axes, no devices) defer to any other;
+    // two different non-empty meshes stop propagation through this step.
+    const Mesh *mesh = nullptr;
+    const TensorSharding *meshSource = nullptr;
+    for (const std::optional<TensorSharding> &s : views) {
+      if (!s) continue;
+      const Mesh *other = meshOf(*s);
+      if (!other) return false;
+      if (!mesh || isEmptyMesh(*mesh)) {
+        mesh = other;
+        meshSource = &*s;
+      } else if (!(*other == *mesh) && !isEmptyMesh(*other)) {
+        return false;
+      }
+    }
+    if (!mesh || mesh->axes.empty()) return false;
+
+    OpProjection projection;
+    for (size_t i = 0; i < operands.size(); ++i)
+      projection.operands.push_back(projectTensor(views[i] ? &*views[i] : nullptr, rule.operands[i], rule, *mesh));
+    for (size_t i = 0; i < results.size(); ++i) {
+      const std::optional<TensorSharding> &s = views[operands.size() + i];
+      projection.results.push_back(projectTensor(s ? &*s : nullptr, rule.results[i], rule, *mesh));
+    }
+    FactorPropagationParams params;
+    params.strategy = options_.strategy;
+    params.conservative = options_.conservative;
+    if (direction) {
+      PropagationDirection d = *direction;
+      params.direction = [d](size_t) { return d; };
+    }
+    if (params.strategy == FactorStrategy::Aggressive)
+      for (const Participant &p : operands) params.tensorElements.push_back(elementsOf(p));
+    if (params.strategy == FactorStrategy::Aggressive)
+      for (const Participant &p : results) params.tensorElements.push_back(elementsOf(p));
+    std::vector<bool> changed = propagateFactors(projection, rule, *mesh, params);
+
+    bool any = false;
+    for (size_t t = 0; t < changed.size(); ++t) {
+      if (!changed[t]) continue;
+      bool isOperand = t < operands.size();
+      const Participant &p = isOperand ? operands[t] : results[t - operands.size()];
+      if (p.slot == kNoSlot || slots_[p.slot].storage == Storage::None) continue;
+      const OpShardingRule::TensorFactors &mapping =
+          isOperand ? rule.operands[t] : rule.results[t - operands.size()];
+      TensorSharding s = toTensorSharding(projection.tensor(t), mapping, rule, meshSource->meshName, *mesh);
+      s.inlineMesh = meshSource->inlineMesh;
+      stripPrefix(s, p.manualPrefix);
+      const std::optional<TensorSharding> &old = slots_[p.slot].sharding;
+      bool emptyAxes = true;
+      for (const DimSharding &d : s.dims) emptyAxes &= d.axes.empty();
+      if ((!old && emptyAxes) || (old && *old == s)) continue;
+      setSlot(p.slot, std::move(s), op);
+      any = true;
+    }
+    return any;
+  }
+
+  int64_t elementsOf(const Participant &p) const {
+    if (p.slot == kNoSlot || slots_[p.slot].members.empty()) return 1;
+    return m_.types.numElements(m_.type(slots_[p.slot].members.front()));
+  }
+
+  void setSlot(uint32_t slot, TensorSharding s, OpId current) {
+    ++stats_.updates;
+    slots_[slot].sharding = s;
+    slots_[slot].changed = true;
+    notify(slot, current);
+    int64_t g = slots_[slot].group;
+    if (g < 0) return;
+    for (uint32_t other : groups_[g]) {
+      if (other == slot || slots_[other].storage == Storage::None) continue;
+      if (slots_[other].sharding && *slots_[other].sharding == s) continue;
+      slots_[other].sharding = s;
+      slots_[other].changed = true;
+      notify(other, current);
+    }
+  }
+
+  // --- Write-back ------------------------------------------------------------------
+  void writeBack() {
+    std::map<OpId, std::vector<uint32_t>> perOp;
+    for (uint32_t i = 0; i < slots_.size(); ++i) {
+      const Slot &s = slots_[i];
+      if (!s.changed || !s.sharding) continue;
+      switch (s.storage) {
+      case Storage::None: break;
+      case Storage::FuncArg: FuncView{m_, s.op}.setArgAttr(s.index, "sdy.sharding", m_.attrs.sharding(*s.sharding)); break;
+      case Storage::FuncResult:
+        FuncView{m_, s.op}.setResultAttr(s.index, "sdy.sharding", m_.attrs.sharding(*s.sharding));
+        break;
+      case Storage::OpAttr: m_.setAttr(s.op, "sharding", m_.attrs.sharding(*s.sharding)); break;
+      case Storage::OpResult: perOp[s.op].push_back(i); break;
+      }
+    }
+    for (const auto &[op, changedSlots] : perOp) {
+      std::vector<TensorSharding> all;
+      AttrId existing = m_.attr(op, "sdy.sharding");
+      if (existing != kNoAttr && m_.attrs.kind(existing) == AttrKind::ShardingPerValue)
+        all = m_.attrs.get(existing).shardings;
+      const TensorSharding &any = *slots_[changedSlots.front()].sharding;
+      all.resize(m_.numResults(op));
+      for (uint32_t i = 0; i < m_.numResults(op); ++i) {
+        if (!all[i].dims.empty() || !all[i].meshName.empty() || all[i].inlineMesh) continue;
+        TypeId t = m_.type(m_.result(op, i));
+        all[i] = TensorSharding::open(any.meshName, m_.types.isTensor(t) ? size_t(m_.types.rank(t)) : 0);
+        all[i].inlineMesh = any.inlineMesh;
+      }
+      for (uint32_t slot : changedSlots) all[slots_[slot].index] = *slots_[slot].sharding;
+      m_.setAttr(op, "sdy.sharding", m_.attrs.shardingPerValue(std::move(all)));
+    }
+    for (OpId op : rulesToKeep_)
+      if (!m_.hasAttr(op, "sdy.sharding_rule"))
+        if (const OpShardingRule *rule = ruleOf(op)) m_.setAttr(op, "sdy.sharding_rule", m_.attrs.shardingRule(*rule));
+  }
+
+  Module &m_;
+  const PropagationOptions &options_;
+  Diagnostics &diags_;
+  PropagationStats stats_;
+  std::map<std::string, Mesh> meshes_;
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> slotOf_;
+  std::map<OpId, std::vector<uint32_t>> funcResultSlots_;
+  std::vector<std::vector<Use>> uses_;
+  std::vector<std::optional<std::optional<OpShardingRule>>> ruleCache_;
+  std::vector<OpId> order_, edgeOps_, groupOps_, rulesToKeep_;
+  std::deque<std::vector<AxisList>> prefixes_;
+  std::vector<Edge> edges_;
+  std::map<std::pair<OpId, uint32_t>, uint32_t> edgeOfUse_;
+  std::map<OpId, uint32_t> edgeIndex_;
+  std::map<int64_t, std::vector<uint32_t>> groups_;
+  std::vector<OpId> stack_;
+  std::vector<bool> inStack_;
+};
+
+bool runPass(Module &m, const PassOptions &opts, Diagnostics &diags, FactorStrategy strategy) {
+  PropagationOptions options;
+  options.strategy = strategy;
+  options.conservative = opts.getBool("conservative-propagation", false);
+  options.keepShardingRules = opts.getBool("keep-sharding-rules", false);
+  return propagateShardings(m, options, diags);
+}
+
+PassRegistration basicReg("sdy-basic-propagate",
+                          "Propagate shardings with Shardy's basic factor strategy",
+                          [](Module &m, const PassOptions &o, Diagnostics &d) {
+                            return runPass(m, o, d, FactorStrategy::Basic);
+                          });
+PassRegistration aggressiveReg(
+    "sdy-aggressive-propagate",
+    "Propagate shardings resolving conflicts across factors in favour of larger tensors",
+    [](Module &m, const PassOptions &o, Diagnostics &d) {
+      return runPass(m, o, d, FactorStrategy::Aggressive);
+    });
+
+}  // namespace
+
+bool propagateShardings(Module &m, const PropagationOptions &options, Diagnostics &diags,
+                        PropagationStats *stats) {
+  Propagator p(m, options, diags);
+  return p.run(stats);
+}
+
+}  // namespace autopart

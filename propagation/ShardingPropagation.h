@@ -1,0 +1,47 @@
+// Sharding propagation over a whole module with Shardy's semantics: every op
+// with a sharding rule, every `sdy.data_flow_edge`, every
+// `sdy.propagation_barrier` and every function's results are propagation
+// steps; a step projects the shardings of its tensors onto factors, lets the
+// factor strategy (FactorPropagation.h) choose the axes per factor, and writes
+// back the tensors that gained axes. A worklist revisits the steps around a
+// changed value until nothing changes (a fixpoint). Open dimensions (`{?}`)
+// only grow; closed ones never change.
+//
+//   sdy.mesh @mesh = <["a"=2, "b"=2]>
+//   func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>},
+//                %arg1: tensor<8x16xf32>) -> tensor<8x16xf32> {
+//     %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] ...
+//   ->
+//   %arg1 gets [{"b", ?}, {?}] (the contracting factor), %0 gets
+//   [{"a", ?}, {?}] and so does the function result.
+//
+// Registered as `-sdy-basic-propagate` and `-sdy-aggressive-propagate`
+// (options `conservative-propagation`, `keep-sharding-rules`).
+#pragma once
+
+#include "ir/Diagnostics.h"
+#include "ir/Module.h"
+#include "propagation/FactorPropagation.h"
+
+namespace autopart {
+
+struct PropagationOptions {
+  FactorStrategy strategy = FactorStrategy::Basic;
+  bool conservative = false;
+  // Attach each op's rule as `sdy.sharding_rule` (Shardy keeps the rules it
+  // created only with this option; custom rules always stay).
+  bool keepShardingRules = false;
+};
+
+struct PropagationStats {
+  size_t steps = 0;     // propagation steps run (worklist pops)
+  size_t updates = 0;   // tensor shardings changed
+};
+
+// Propagates every sharding in `m` to a fixpoint and writes the results back
+// as `sdy.sharding` attributes. Returns false (with errors in `diags`) when
+// the module cannot be propagated.
+bool propagateShardings(Module &m, const PropagationOptions &options, Diagnostics &diags,
+                        PropagationStats *stats = nullptr);
+
+}  // namespace autopart
