@@ -60,7 +60,16 @@ std::optional<OpShardingRule> convolutionRule(const Module &m, OpId op, const Ru
   RuleBuilder b(m, op);
   if (batchGroups > 1)
     b.addFactor({d->inputBatch, d->kernelOutput}, {d->outputFeature}, batchGroups);
-  b.addFactor({d->inputBatch, kNullDim}, {d->outputBatch}, out[size_t(d->outputBatch)]);
+  // Per-group sizes of 1 say "not sharded" and are left out of dimensions
+  // the group-count factor already describes.
+  auto addPerGroup = [&](const std::vector<int64_t> &ops, int64_t res, int64_t size, FactorKind kind) {
+    if (size == 1)
+      b.addUnitFactorWhereFree(ops, {res}, kind);
+    else
+      b.addFactor(ops, {res}, size, kind);
+  };
+  addPerGroup({d->inputBatch, kNullDim}, d->outputBatch, out[size_t(d->outputBatch)],
+              FactorKind::PassThrough);
   if (!o.conservativePropagation) {
     for (size_t s = 0; s < d->inputSpatial.size() && s < d->kernelSpatial.size() &&
                        s < d->outputSpatial.size();
@@ -86,10 +95,10 @@ std::optional<OpShardingRule> convolutionRule(const Module &m, OpId op, const Ru
   }
   if (featureGroups > 1)
     b.addFactor({d->inputFeature, d->kernelOutput}, {d->outputFeature}, featureGroups);
-  b.addFactor({d->inputFeature, d->kernelInput}, {kNullDim}, rhs[size_t(d->kernelInput)],
+  addPerGroup({d->inputFeature, d->kernelInput}, kNullDim, rhs[size_t(d->kernelInput)],
               FactorKind::Reduction);
-  b.addFactor({kNullDim, d->kernelOutput}, {d->outputFeature},
-              out[size_t(d->outputFeature)] / (batchGroups * featureGroups));
+  addPerGroup({kNullDim, d->kernelOutput}, d->outputFeature,
+              out[size_t(d->outputFeature)] / (batchGroups * featureGroups), FactorKind::PassThrough);
   return b.build();
 }
 

@@ -124,53 +124,167 @@ std::optional<OpShardingRule> reduce(const Module &m, OpId op) {
   return b.build();
 }
 
+// The operand a concatenate input was sliced from (itself if not a slice).
+ValueId beforeSlice(const Module &m, ValueId v) {
+  OpId def = m.definingOp(v);
+  return def != kNone && m.isa(def, "stablehlo.slice") ? m.operand(def, 0) : v;
+}
+
+bool isSliceResult(const Module &m, ValueId v) {
+  OpId def = m.definingOp(v);
+  return def != kNone && m.isa(def, "stablehlo.slice");
+}
+
+// Sharding the concatenated dimension keeps the result sharded only when the
+// pieces can be moved into place: concat(slice(a), slice(b)) or pieces of
+// one tensor, concat(slice(x), x, slice(x)), are shifts (permutation); any
+// other mix needs the dimension replicated.
+FactorKind concatDimKind(const Module &m, OpId op) {
+  std::span<const ValueId> ins = m.operands(op);
+  bool allSlices = true, anySlice = false, sameSource = true;
+  ValueId source = ins.empty() ? kNone : beforeSlice(m, ins[0]);
+  for (ValueId v : ins) {
+    bool slice = isSliceResult(m, v);
+    allSlices = allSlices && slice;
+    anySlice = anySlice || slice;
+    sameSource = sameSource && beforeSlice(m, v) == source;
+  }
+  if (allSlices || (sameSource && anySlice)) return FactorKind::Permutation;
+  return FactorKind::NeedReplication;
+}
+
 std::optional<OpShardingRule> concatenate(const Module &m, OpId op, const RuleOptions &o) {
   int64_t dim = intAttr(m, op, "dimension", 0);
+  FactorKind dimKind = concatDimKind(m, op);
   RuleBuilder b(m, op);
   b.addPointwiseIf(
       shapeOf(m, m.result(op)), [&](int64_t d) { return !o.conservativePropagation || d != dim; },
-      [&](int64_t d) { return d == dim ? FactorKind::Permutation : FactorKind::PassThrough; });
+      [&](int64_t d) { return d == dim ? dimKind : FactorKind::PassThrough; });
   return b.build();
 }
 
+// slice and pad: a dimension whose size changes can stay sharded by moving
+// data (permutation); conservative propagation blocks it.
 std::optional<OpShardingRule> sliceLike(const Module &m, OpId op, const RuleOptions &o,
                                         ValueId in, ValueId out) {
   RuleBuilder b(m, op);
-  if (o.conservativePropagation)
-    b.addPointwiseIfDimSizesMatch(shapeOf(m, in), shapeOf(m, out));
-  else
-    b.addPointwiseWithKindForMismatch(shapeOf(m, in), shapeOf(m, out), FactorKind::Permutation);
+  b.addPointwiseWithKindForMismatch(shapeOf(m, in), shapeOf(m, out), FactorKind::Permutation,
+                                    o.conservativePropagation);
   return b.build();
 }
 
+// All integers of a `dense<...>` attribute, in order (one value for a splat).
+std::vector<int64_t> denseInts(const Module &m, AttrId a) {
+  std::vector<int64_t> out;
+  if (a == kNoAttr) return out;
+  const AttrStorage &s = m.attrs.get(a);
+  if (s.kind != AttrKind::DenseElements) return m.attrs.intList(a);
+  std::string_view body = s.body;
+  for (size_t i = 0; i < body.size();) {
+    if (body[i] == '-' || (body[i] >= '0' && body[i] <= '9')) {
+      size_t j = i + 1;
+      while (j < body.size() && body[j] >= '0' && body[j] <= '9') ++j;
+      out.push_back(std::stoll(std::string(body.substr(i, j - i))));
+      i = j;
+      continue;
+    }
+    ++i;
+  }
+  return out;
+}
+
+// reduce_window: factors follow the result (the number of windows along each
+// dimension). A dimension keeps its sharding without communication only if
+// each window is one element of the input at the same place; any window,
+// stride, dilation or padding there needs a halo exchange (permutation).
+std::optional<OpShardingRule> reduceWindow(const Module &m, OpId op, const RuleOptions &o) {
+  std::vector<int64_t> in = shapeOf(m, m.operand(op, 0)), out = shapeOf(m, m.result(op));
+  size_t rank = out.size();
+  auto perDim = [&](std::string_view name, int64_t dflt) {
+    std::vector<int64_t> v = intsAttr(m, op, name);
+    if (v.size() != rank) v.assign(rank, dflt);
+    return v;
+  };
+  std::vector<int64_t> window = perDim("window_dimensions", 1), strides = perDim("window_strides", 1),
+                       baseDil = perDim("base_dilations", 1), winDil = perDim("window_dilations", 1);
+  std::vector<int64_t> padding = denseInts(m, m.attr(op, "padding"));
+  if (padding.size() == 1) padding.assign(2 * rank, padding[0]);
+  if (padding.size() != 2 * rank) padding.assign(2 * rank, 0);
+  RuleBuilder b(m, op);
+  for (size_t d = 0; d < rank; ++d) {
+    bool moves = d >= in.size() || in[d] != out[d] || window[d] != 1 || strides[d] != 1 ||
+                 baseDil[d] != 1 || winDil[d] != 1 || padding[2 * d] != 0 ||
+                 padding[2 * d + 1] != 0;
+    b.addFactor(int64_t(d), out[d], moves ? FactorKind::Permutation : FactorKind::PassThrough,
+                moves && o.conservativePropagation);
+  }
+  return b.build();
+}
+
+// select_and_scatter: where the source (one value per window) is smaller than
+// the operand, the source dimension needs replication and the operand/result
+// one a halo exchange; conservative propagation blocks both.
+std::optional<OpShardingRule> selectAndScatter(const Module &m, OpId op, const RuleOptions &o) {
+  std::vector<int64_t> operand = shapeOf(m, m.operand(op, 0)), source = shapeOf(m, m.operand(op, 1));
+  RuleBuilder b(m, op);
+  bool block = o.conservativePropagation;
+  for (size_t d = 0; d < operand.size() && d < source.size(); ++d) {
+    if (operand[d] == source[d]) {
+      b.addFactor({int64_t(d), int64_t(d), kNullDim}, {int64_t(d)}, operand[d]);
+      continue;
+    }
+    b.addFactor({kNullDim, int64_t(d), kNullDim}, {kNullDim}, source[d],
+                FactorKind::NeedReplication, block);
+    b.addFactor({int64_t(d), kNullDim, kNullDim}, {int64_t(d)}, operand[d],
+                FactorKind::Permutation, block);
+  }
+  return b.build();
+}
+
+bool isConstant(const Module &m, ValueId v) {
+  OpId def = m.definingOp(v);
+  return def != kNone && (m.isa(def, "stablehlo.constant") || m.isa(def, "sdy.constant") ||
+                          m.isa(def, "arith.constant"));
+}
+
+// dynamic_update_slice: on a dimension the update only partly covers, the
+// operand and result stay sharded alike (each device updates its own shard
+// at its local offset) while the update is replicated; with constant start
+// indices the update's place is known, so it need not be.
 std::optional<OpShardingRule> dynamicUpdateSlice(const Module &m, OpId op) {
   std::vector<int64_t> operand = shapeOf(m, m.operand(op, 0)), update = shapeOf(m, m.operand(op, 1));
+  bool constantIndices = true;
+  for (uint32_t i = 2; i < m.numOperands(op); ++i)
+    constantIndices = constantIndices && isConstant(m, m.operand(op, i));
   RuleBuilder b(m, op);
   b.addPointwiseIfDimSizesMatch(operand, update, [&](int64_t d, RuleBuilder &rb) {
-    // The operand and result share the dimension; the update's part of it is
-    // written at a run-time offset and must stay whole.
     std::vector<int64_t> operandDims(m.numOperands(op), kNullDim), updateDims(m.numOperands(op), kNullDim);
     operandDims[0] = d;
     updateDims[1] = d;
     rb.addFactor(operandDims, {d}, operand[size_t(d)]);
-    rb.addFactor(updateDims, {kNullDim}, update[size_t(d)], FactorKind::NeedReplication);
+    rb.addFactor(updateDims, {kNullDim}, update[size_t(d)],
+                 constantIndices ? FactorKind::PassThrough : FactorKind::NeedReplication);
   });
   return b.build();
 }
 
-// The sorted dimension needs every element: it must stay replicated, and
-// propagation must not carry a sharding through it.
+// The sorted dimension needs every element: it must stay replicated. It is
+// blocked for propagation only when there is nothing else to shard (all other
+// dimensions have size 1); otherwise propagation may still carry a sharding
+// through it and let the other dimensions absorb it.
 std::optional<OpShardingRule> sort(const Module &m, OpId op) {
   std::vector<int64_t> shape = shapeOf(m, m.operand(op, 0));
   int64_t dim = intAttr(m, op, "dimension", -1);
   if (dim < 0) dim += int64_t(shape.size());
+  bool block = true;
+  for (size_t d = 0; d < shape.size(); ++d) block = block && (int64_t(d) == dim || shape[d] == 1);
   RuleBuilder b(m, op);
   for (size_t d = 0; d < shape.size(); ++d) {
     if (int64_t(d) != dim) {
       b.addFactor(int64_t(d), shape[d]);
       continue;
     }
-    b.addFactor(int64_t(d), shape[d], FactorKind::NeedReplication).blockLast();
+    b.addFactor(int64_t(d), shape[d], FactorKind::NeedReplication, block);
   }
   return b.build();
 }
@@ -263,88 +377,155 @@ std::optional<OpShardingRule> triangularSolve(const Module &m, OpId op) {
   return b.build();
 }
 
-// all_gather / all_to_all / reduce_scatter: the collective's own dimensions
-// must not be sharded; the others pass through.
+// all_gather / all_to_all / reduce_scatter: the dimensions the collective
+// works on must not be sharded (an operand and a result factor, both
+// need-replication); the other dimensions pass through and come first.
 std::optional<OpShardingRule> collective(const Module &m, OpId op) {
   std::string_view name = m.opName(op);
   std::vector<int64_t> in = shapeOf(m, m.operand(op, 0)), out = shapeOf(m, m.result(op, 0));
-  RuleBuilder b(m, op);
-  if (name == "stablehlo.all_gather" || name == "stablehlo.reduce_scatter") {
-    int64_t dim = intAttr(m, op, name == "stablehlo.all_gather" ? "all_gather_dim" : "scatter_dimension", 0);
-    for (size_t d = 0; d < in.size(); ++d) {
-      if (int64_t(d) != dim) {
-        b.addFactor(int64_t(d), in[d]);
-        continue;
-      }
-      b.addFactorAll(int64_t(d), kNullDim, in[d], FactorKind::NeedReplication);
-      b.addFactorAll(kNullDim, int64_t(d), out[d], FactorKind::NeedReplication);
-    }
-    return b.build();
+  std::vector<int64_t> special;
+  if (name == "stablehlo.all_gather")
+    special = {intAttr(m, op, "all_gather_dim", 0)};
+  else if (name == "stablehlo.reduce_scatter")
+    special = {intAttr(m, op, "scatter_dimension", 0)};
+  else {
+    special = {intAttr(m, op, "split_dimension", 0)};
+    int64_t concat = intAttr(m, op, "concat_dimension", 0);
+    if (concat != special[0]) special.push_back(concat);
   }
-  // all_to_all
-  int64_t split = intAttr(m, op, "split_dimension", 0), concat = intAttr(m, op, "concat_dimension", 0);
-  for (size_t d = 0; d < in.size(); ++d) {
-    bool special = int64_t(d) == split || int64_t(d) == concat;
-    if (!special) {
+  for (int64_t d : special)
+    if (d < 0 || size_t(d) >= in.size() || size_t(d) >= out.size()) return std::nullopt;
+  RuleBuilder b(m, op);
+  for (size_t d = 0; d < in.size(); ++d)
+    if (std::find(special.begin(), special.end(), int64_t(d)) == special.end())
       b.addFactor(int64_t(d), in[d]);
-      continue;
-    }
-    if (in[d] == out[d] && split == concat) {
-      b.addFactorAll(int64_t(d), kNullDim, in[d], FactorKind::NeedReplication);
-      b.addFactorAll(kNullDim, int64_t(d), out[d], FactorKind::NeedReplication);
-      continue;
-    }
-    b.addFactorAll(int64_t(d), kNullDim, in[d], FactorKind::NeedReplication);
-    b.addFactorAll(kNullDim, int64_t(d), out[d], FactorKind::NeedReplication);
+  for (int64_t d : special) {
+    b.addFactorAll(d, kNullDim, in[size_t(d)], FactorKind::NeedReplication);
+    b.addFactorAll(kNullDim, d, out[size_t(d)], FactorKind::NeedReplication);
   }
   return b.build();
 }
 
+// rng_bit_generator: the state must stay replicated and no sharding may flow
+// between the initial and the output state; the random output is free.
+std::optional<OpShardingRule> rngBitGenerator(const Module &m, OpId op) {
+  if (m.numResults(op) < 2) return std::nullopt;
+  std::vector<int64_t> state = shapeOf(m, m.operand(op, 0)), out = shapeOf(m, m.result(op, 1));
+  RuleBuilder b(m, op);
+  for (size_t d = 0; d < state.size(); ++d)
+    b.addFactor({int64_t(d)}, {int64_t(d), kNullDim}, state[d], FactorKind::NeedReplication, true);
+  for (size_t d = 0; d < out.size(); ++d) b.addFactor({kNullDim}, {kNullDim, int64_t(d)}, out[d]);
+  return b.build();
+}
+
+// Whether a result of `op` feeds a rng_bit_generator (its state operand must
+// be replicated, so nothing may propagate into it). A scan of the enclosing
+// function: the custom calls that ask are rare.
+bool feedsRngBitGenerator(const Module &m, OpId op) {
+  OpId scope = m.enclosingFunc(op);
+  if (scope == kNone) scope = m.top;
+  uint32_t first = m.result(op, 0), last = first + m.numResults(op);
+  bool found = false;
+  m.walk(scope, [&](OpId user) {
+    if (found || !m.isa(user, "stablehlo.rng_bit_generator")) return;
+    for (ValueId v : m.operands(user)) found = found || (v >= first && v < last);
+  });
+  return found;
+}
+
 std::optional<OpShardingRule> customCall(const Module &m, OpId op, Diagnostics *diags) {
   std::string_view target = m.attrs.stringValue(m.attr(op, "call_target_name"));
+  // Targets whose results are element-wise in their operands (placement and
+  // layout annotations, 64-bit split/combine, erf, debugging hooks).
   static const std::unordered_set<std::string_view> pointwiseTargets = {
-      "annotate_device_placement", "Cholesky", "CompactWyHelper",
+      "annotate_device_placement", "Cholesky", "CompactWyHelper", "InspectSharding",
       "InvertDiagBlocksLowerTriangular", "InvertDiagBlocksUpperTriangular", "LayoutConstraint",
-      "MoveToDevice", "MoveToHost", "mhlo.erf", "X64Combine", "tt.mark_argument",
-      "tt.sharding_constraint", "Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape"};
-  if (target == "sdy_testonly" || target == "tpu_custom_call") return std::nullopt;
-  if (m.numResults(op) == 0) return std::nullopt;
-  if (pointwiseTargets.count(target)) {
-    if (target == "SPMDFullToShardShape" || target == "SPMDShardToFullShape") return std::nullopt;
-    return pointwise(m, op);
-  }
+      "MoveToDevice", "MoveToHost", "mhlo.erf", "X64SplitHigh", "X64SplitLow",
+      "xla.megascale.provide_metadata", "tt.mark_argument", "tt.sharding_constraint", "Sharding"};
+  // Host callbacks and opaque kernels: nothing is known, and nothing to warn.
+  static const std::unordered_set<std::string_view> opaqueTargets = {
+      "sdy_testonly", "tpu_custom_call", "xla_python_cpu_callback", "xla_python_gpu_callback",
+      "xla_ffi_python_cpu_callback", "xla_ffi_python_gpu_callback", "SPMDFullToShardShape",
+      "SPMDShardToFullShape"};
+  if (opaqueTargets.count(target) || m.numResults(op) == 0) return std::nullopt;
+  if (pointwiseTargets.count(target)) return pointwise(m, op);
   std::vector<int64_t> in = m.numOperands(op) ? shapeOf(m, m.operand(op, 0)) : std::vector<int64_t>{};
-  if ((target == "Eigh" || target == "Qr" || target == "QrDecompositionBlock") && in.size() >= 2 &&
-      m.numResults(op) == 2) {
-    int64_t n1 = int64_t(in.size()) - 2, n2 = int64_t(in.size()) - 1;
+  const FactorKind nr = FactorKind::NeedReplication;
+  if (target == "X64Combine") {
+    // The state operand of rng_bit_generator must be replicated and nothing
+    // can reshard in between, so feeding one blocks propagation.
+    bool block = feedsRngBitGenerator(m, op);
     RuleBuilder b(m, op);
-    b.addPointwise(std::vector<int64_t>(in.begin(), in.end() - 2));
-    if (target == "Eigh") {
+    std::vector<int64_t> shape = shapeOf(m, m.result(op, 0));
+    for (size_t d = 0; d < shape.size(); ++d)
+      b.addFactor(int64_t(d), shape[d], block ? nr : FactorKind::PassThrough, block);
+    return b.build();
+  }
+  if (in.size() >= 2 && m.numOperands(op) >= 1) {
+    int64_t n1 = int64_t(in.size()) - 2, n2 = int64_t(in.size()) - 1;
+    std::vector<int64_t> batch(in.begin(), in.end() - 2);
+    if (target == "Eigh" && m.numResults(op) == 2) {
+      // Eigenvectors share both matrix dims with the input, eigenvalues the
+      // last one; the decomposition still needs communication if sharded.
+      RuleBuilder b(m, op);
+      b.addPointwise(batch);
       b.addFactor({n1}, {n1, kNullDim}, in[size_t(n1)]);
       b.addFactor({n2}, {n2, n1}, in[size_t(n2)]);
-    } else {
-      b.addFactor({n1}, {n1, kNullDim}, in[size_t(n1)]);
-      b.addFactor({n2}, {n2, kNullDim}, in[size_t(n2)]);
+      return b.build();
     }
+    if ((target == "Qr" || target == "QrDecompositionBlock") && m.numResults(op) == 2) {
+      // Q/R keep the matrix dims of the input, taus have min(m, n) entries;
+      // the factorization needs whole matrices.
+      std::vector<int64_t> taus = shapeOf(m, m.result(op, 1));
+      if (taus.size() != in.size() - 1) return std::nullopt;
+      RuleBuilder b(m, op);
+      b.addPointwise(batch);
+      b.addFactor({n1}, {n1, kNullDim}, in[size_t(n1)], nr);
+      b.addFactor({n2}, {n2, kNullDim}, in[size_t(n2)], nr);
+      b.addFactor({kNullDim}, {kNullDim, n1}, taus[size_t(n1)], nr);
+      return b.build();
+    }
+    if (target == "ProductOfElementaryHouseholderReflectors" && m.numOperands(op) == 2) {
+      std::vector<int64_t> taus = shapeOf(m, m.operand(op, 1));
+      if (taus.size() != in.size() - 1) return std::nullopt;
+      RuleBuilder b(m, op);
+      b.addPointwise(batch);
+      b.addFactor({n1, kNullDim}, {n1}, in[size_t(n1)], nr);
+      b.addFactor({n2, kNullDim}, {n2}, in[size_t(n2)], nr);
+      b.addFactor({kNullDim, n1}, {kNullDim}, taus[size_t(n1)], nr);
+      return b.build();
+    }
+  }
+  if (target == "mhlo.topk" && m.numResults(op) == 2) {
+    // The top-k dimension needs every element and must not be propagated
+    // through; the batch dimensions pass.
+    RuleBuilder b(m, op);
+    b.addPointwiseWithKindForMismatch(in, shapeOf(m, m.result(op, 0)), nr, true);
     return b.build();
   }
-  if (target == "ProductOfElementaryHouseholderReflectors" && in.size() >= 2) {
-    int64_t n1 = int64_t(in.size()) - 2, n2 = int64_t(in.size()) - 1;
+  if ((target == "ApproxTopK" || target == "PartialReduce") && m.numOperands(op) == 4 &&
+      m.numResults(op) == 2) {
+    // Operands: operand, iota, init value, init index; results: values and
+    // indices. The reduced dimension has an operand factor (the input can be
+    // sharded) and a separate result factor that needs replication.
+    std::vector<int64_t> out = shapeOf(m, m.result(op, 0));
+    if (in.size() != out.size()) return std::nullopt;
     RuleBuilder b(m, op);
-    b.addPointwise(std::vector<int64_t>(in.begin(), in.end() - 2));
-    b.addFactor({n1, kNullDim}, {n1}, in[size_t(n1)]);
-    b.addFactor({n2, kNullDim}, {n2}, in[size_t(n2)]);
-    return b.build();
-  }
-  if (target == "mhlo.topk" || target == "ApproxTopK" || target == "PartialReduce") {
-    RuleBuilder b(m, op);
-    b.addPointwiseIfDimSizesMatch(in, shapeOf(m, m.result(op, 0)));
+    for (size_t d = 0; d < in.size(); ++d) {
+      int64_t dd = int64_t(d);
+      if (in[d] == out[d]) {
+        b.addFactor(dd, in[d]);
+        continue;
+      }
+      b.addFactor({dd, dd, kNullDim, kNullDim}, {kNullDim, kNullDim}, in[d]);
+      b.addFactor({kNullDim, kNullDim, kNullDim, kNullDim}, {dd, dd}, out[d], nr, true);
+    }
     return b.build();
   }
   warnOnce(diags, m, op, "custom_call:" + std::string(target),
            "custom call @" + std::string(target) +
-               " is unknown to the sharding rule registry; its operands and results are kept "
-               "replicated");
+               " is unknown to SDY sharding rule registry; autopart keeps its operands and "
+               "results replicated");
   return std::nullopt;
 }
 
@@ -389,32 +570,9 @@ std::optional<OpShardingRule> getOpShardingRule(const Module &m, OpId op, const 
     if (s == "concatenate") return concatenate(m, op, o);
     if (s == "slice") return sliceLike(m, op, o, m.operand(op, 0), m.result(op));
     if (s == "pad") return sliceLike(m, op, o, m.operand(op, 0), m.result(op));
-    if (s == "reduce_window") {
-      // Factors follow the result (number of windows) against the input.
-      RuleBuilder b(m, op);
-      std::vector<int64_t> in = shapeOf(m, m.operand(op, 0)), out = shapeOf(m, m.result(op));
-      if (o.conservativePropagation)
-        b.addPointwiseIfDimSizesMatch(in, out);
-      else
-        b.addPointwiseWithKindForMismatch(in, out, FactorKind::Permutation);
-      return b.build();
-    }
-    if (s == "select_and_scatter") {
-      // Windowed dimensions: the source (one value per window) keeps its own
-      // factor, the operand and result share one that needs halo exchange.
-      std::vector<int64_t> operand = shapeOf(m, m.operand(op, 0)), source = shapeOf(m, m.operand(op, 1));
-      RuleBuilder b(m, op);
-      for (size_t d = 0; d < operand.size() && d < source.size(); ++d) {
-        if (operand[d] == source[d]) {
-          b.addFactor({int64_t(d), int64_t(d), kNullDim}, {int64_t(d)}, operand[d]);
-          continue;
-        }
-        b.addFactor({kNullDim, int64_t(d), kNullDim}, {kNullDim}, source[d], FactorKind::NeedReplication);
-        if (!o.conservativePropagation)
-          b.addFactor({int64_t(d), kNullDim, kNullDim}, {int64_t(d)}, operand[d], FactorKind::Permutation);
-      }
-      return b.build();
-    }
+    if (s == "reduce_window") return reduceWindow(m, op, o);
+    if (s == "select_and_scatter") return selectAndScatter(m, op, o);
+    if (s == "rng_bit_generator") return rngBitGenerator(m, op);
     if (s == "dynamic_slice") return dynamicSlice(m, op);
     if (s == "reverse") return reverse(m, op);
     if (s == "dynamic_update_slice") return dynamicUpdateSlice(m, op);
@@ -447,8 +605,8 @@ std::optional<OpShardingRule> getOpShardingRule(const Module &m, OpId op, const 
     return pointwise(m, op);
   warnOnce(diags, m, op, std::string(name),
            "op '" + std::string(name) +
-               "' is unknown to the sharding rule registry; its operands and results are kept "
-               "replicated");
+               "' is unknown to SDY sharding rule registry; autopart keeps its operands and "
+               "results replicated");
   return std::nullopt;
 }
 

@@ -44,29 +44,56 @@ static void record(std::vector<int32_t> &reduction, std::vector<int32_t> &needRe
 
 RuleBuilder &RuleBuilder::addFactor(const std::vector<int64_t> &operandDims,
                                     const std::vector<int64_t> &resultDims, int64_t size,
-                                    FactorKind kind) {
+                                    FactorKind kind, bool blocked) {
   int32_t f = int32_t(sizes_.size());
   mapDims(operands_, operandDims, f);
   mapDims(results_, resultDims, f);
   sizes_.push_back(size);
   record(reduction_, needReplication_, permutation_, kind, f);
+  if (blocked) blocked_.push_back(f);
   return *this;
 }
 
-RuleBuilder &RuleBuilder::addFactor(int64_t dim, int64_t size, FactorKind kind) {
+static std::vector<int64_t> freeDims(const std::vector<OpShardingRule::TensorFactors> &tensors,
+                                     const std::vector<int64_t> &dims, bool &any) {
+  std::vector<int64_t> out(dims);
+  for (size_t t = 0; t < out.size(); ++t) {
+    int64_t d = out[t];
+    if (d == kNullDim || t >= tensors.size() || size_t(d) >= tensors[t].size()) {
+      out[t] = kNullDim;
+      continue;
+    }
+    if (!tensors[t][size_t(d)].empty()) out[t] = kNullDim;
+    else any = true;
+  }
+  return out;
+}
+
+RuleBuilder &RuleBuilder::addUnitFactorWhereFree(const std::vector<int64_t> &operandDims,
+                                                 const std::vector<int64_t> &resultDims,
+                                                 FactorKind kind) {
+  bool any = false;
+  std::vector<int64_t> ops = freeDims(operands_, operandDims, any);
+  std::vector<int64_t> res = freeDims(results_, resultDims, any);
+  if (!any) return *this;
+  return addFactor(ops, res, 1, kind);
+}
+
+RuleBuilder &RuleBuilder::addFactor(int64_t dim, int64_t size, FactorKind kind, bool blocked) {
   int32_t f = int32_t(sizes_.size());
   for (auto *list : {&operands_, &results_})
     for (OpShardingRule::TensorFactors &t : *list)
       if (!t.empty() && size_t(dim) < t.size()) t[size_t(dim)].push_back(f);
   sizes_.push_back(size);
   record(reduction_, needReplication_, permutation_, kind, f);
+  if (blocked) blocked_.push_back(f);
   return *this;
 }
 
 RuleBuilder &RuleBuilder::addFactorAll(int64_t operandDim, int64_t resultDim, int64_t size,
-                                       FactorKind kind) {
+                                       FactorKind kind, bool blocked) {
   return addFactor(std::vector<int64_t>(operands_.size(), operandDim),
-                   std::vector<int64_t>(results_.size(), resultDim), size, kind);
+                   std::vector<int64_t>(results_.size(), resultDim), size, kind, blocked);
 }
 
 RuleBuilder &RuleBuilder::addPointwise(const std::vector<int64_t> &shape,
@@ -99,10 +126,13 @@ RuleBuilder &RuleBuilder::addPointwiseIfDimSizesMatch(
 
 RuleBuilder &RuleBuilder::addPointwiseWithKindForMismatch(const std::vector<int64_t> &inShape,
                                                           const std::vector<int64_t> &outShape,
-                                                          FactorKind mismatchKind) {
-  for (size_t d = 0; d < inShape.size() && d < outShape.size(); ++d)
-    addFactor(int64_t(d), inShape[d],
-              inShape[d] == outShape[d] ? FactorKind::PassThrough : mismatchKind);
+                                                          FactorKind mismatchKind,
+                                                          bool mismatchBlocked) {
+  for (size_t d = 0; d < inShape.size() && d < outShape.size(); ++d) {
+    bool same = inShape[d] == outShape[d];
+    addFactor(int64_t(d), inShape[d], same ? FactorKind::PassThrough : mismatchKind,
+              !same && mismatchBlocked);
+  }
   return *this;
 }
 

@@ -29,14 +29,24 @@ public:
   RuleBuilder(const std::vector<int64_t> &operandRanks, const std::vector<int64_t> &resultRanks);
   RuleBuilder(const Module &m, OpId op);
 
+  // `blocked`: propagation must not carry a sharding through the factor
+  // (Shardy's `blocked_propagation`), whatever its kind.
   RuleBuilder &addFactor(const std::vector<int64_t> &operandDims,
                          const std::vector<int64_t> &resultDims, int64_t size,
-                         FactorKind kind = FactorKind::PassThrough);
+                         FactorKind kind = FactorKind::PassThrough, bool blocked = false);
   // The same dimension in every operand and result of non-zero rank.
-  RuleBuilder &addFactor(int64_t dim, int64_t size, FactorKind kind = FactorKind::PassThrough);
+  RuleBuilder &addFactor(int64_t dim, int64_t size, FactorKind kind = FactorKind::PassThrough,
+                         bool blocked = false);
   // One operand dim (for all operands) and one result dim (for all results).
   RuleBuilder &addFactorAll(int64_t operandDim, int64_t resultDim, int64_t size,
-                            FactorKind kind = FactorKind::PassThrough);
+                            FactorKind kind = FactorKind::PassThrough, bool blocked = false);
+  // Like addFactor, for a factor of size 1 that only says "this dimension is
+  // not sharded": it is left out of dimensions that already have a factor
+  // (where it would carry nothing), and not created at all if no dimension
+  // is left.
+  RuleBuilder &addUnitFactorWhereFree(const std::vector<int64_t> &operandDims,
+                                      const std::vector<int64_t> &resultDims,
+                                      FactorKind kind = FactorKind::PassThrough);
   RuleBuilder &addPointwise(const std::vector<int64_t> &shape,
                             const std::function<FactorKind(int64_t)> &kind = {});
   RuleBuilder &addPointwiseIf(const std::vector<int64_t> &shape,
@@ -45,9 +55,12 @@ public:
   RuleBuilder &addPointwiseIfDimSizesMatch(
       const std::vector<int64_t> &inShape, const std::vector<int64_t> &outShape,
       const std::function<void(int64_t, RuleBuilder &)> &onMismatch = {});
+  // Factor sizes follow `inShape`; dimensions whose sizes differ get
+  // `mismatchKind`, blocked for propagation if `mismatchBlocked`.
   RuleBuilder &addPointwiseWithKindForMismatch(const std::vector<int64_t> &inShape,
                                                const std::vector<int64_t> &outShape,
-                                               FactorKind mismatchKind);
+                                               FactorKind mismatchKind,
+                                               bool mismatchBlocked = false);
   // Marks the factor last added as blocked for propagation.
   RuleBuilder &blockLast() {
     blocked_.push_back(int32_t(sizes_.size()) - 1);
