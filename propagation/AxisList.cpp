@@ -25,10 +25,20 @@ bool axisContains(const AxisRef &a, const AxisRef &b, const Mesh &mesh) {
   return a.name == b.name && axisStart(a) <= axisStart(b) && axisEnd(b, mesh) <= axisEnd(a, mesh);
 }
 
+bool canCoexist(const AxisRef &a, const AxisRef &b, const Mesh &mesh) {
+  if (a.name != b.name) return true;
+  int64_t points[4] = {axisStart(a), axisEnd(a, mesh), axisStart(b), axisEnd(b, mesh)};
+  std::sort(points, points + 4);
+  for (int i = 0; i + 1 < 4; ++i)
+    if (points[i] == 0 || points[i + 1] % points[i] != 0) return false;
+  return true;
+}
+
 std::optional<AxisRef> prefixWithoutOverlap(const AxisRef &a, const AxisList &others,
                                             const Mesh &mesh) {
   AxisRef result = a;
   for (const AxisRef &o : others) {
+    if (!canCoexist(result, o, mesh)) return std::nullopt;
     if (!result.overlaps(o, mesh)) continue;
     // Only the part of `result` before `o` starts is free; when `o` starts at
     // or before `result`, nothing major is left.

@@ -37,7 +37,12 @@ int64_t axesSize(const AxisList &axes, const Mesh &mesh);
 bool axisPrefixOf(const AxisRef &a, const AxisRef &b, const Mesh &mesh);
 // `a` covers every device index that `b` covers.
 bool axisContains(const AxisRef &a, const AxisRef &b, const Mesh &mesh);
-// The longest major part of `a` that overlaps nothing in `others`, if any.
+// Whether two (sub-)axes can shard one tensor together: different axes, or
+// parts of one decomposition of the axis (their boundaries divide each other).
+// On ["a"=6], "a":(1)2 and "a":(3)2 cannot (2 does not divide 3).
+bool canCoexist(const AxisRef &a, const AxisRef &b, const Mesh &mesh);
+// The longest major part of `a` that overlaps nothing in `others` (and can
+// coexist with all of them), if any.
 std::optional<AxisRef> prefixWithoutOverlap(const AxisRef &a, const AxisList &others,
                                             const Mesh &mesh);
 // Appends `a`, merging it into the last axis when the two abut.

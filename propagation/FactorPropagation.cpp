@@ -117,8 +117,16 @@ std::optional<AxisRef> withinFactor(const AxisRef &a, const TensorFactorSharding
   const FactorSharding &fs = t.factors[f];
   for (const AxisRef &x : fs.axes)
     if (axisContains(x, *r, mesh)) return r;
-  if (!fs.isClosed && fs.overflow.empty() && (fs.isMinorMost || factorSize % sharded == 0))
-    return r;
+  if (!fs.isClosed && fs.overflow.empty()) {
+    if (fs.isMinorMost || factorSize % sharded == 0) return r;
+    // A non-minor factor can still take the major part of `r` that keeps it
+    // divisible: factor 4 sharded 2 ways so far takes "a":(1)2 of "a"=4.
+    int64_t before = sharded / a.size(mesh);
+    if (before > 0 && factorSize % before == 0) {
+      int64_t g = std::gcd(factorSize / before, r->size(mesh));
+      if (g > 1) return makeAxis(r->name, axisStart(*r), g, mesh);
+    }
+  }
   // The tensor cannot take all of `r`, but keeps its own last axis when that
   // is a prefix of it.
   if (!fs.axes.empty() && axisPrefixOf(fs.axes.back(), *r, mesh)) return fs.axes.back();

@@ -390,7 +390,11 @@ private:
     return PropagationDirection::None;
   }
 
+  // Only public functions: a private function's results are reached through
+  // its call sites (as Shardy leaves them to call edges).
   void propagateFuncResults(OpId func) {
+    AttrId vis = m_.attr(func, "sym_visibility");
+    if (vis != kNoAttr && m_.attrs.stringValue(vis) == "private") return;
     FuncView f{m_, func};
     OpId ret = f.returnOp();
     if (ret == kNone) return;
