@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ir/Pass.h"
+#include "propagation/DataFlowEdges.h"
 #include "rules/OpShardingRuleRegistry.h"
 
 namespace autopart {
@@ -36,11 +37,11 @@ struct Slot {
   int64_t group = -1;  // sharding group id
 };
 
-// A tensor taking part in a propagation step: its slot, and for manual
-// computation edges the manual axes its local sharding lacks per dimension.
+// A tensor taking part in a propagation step: its slot, and for the local
+// side of a manual computation edge, the manual axes its sharding lacks.
 struct Participant {
   uint32_t slot = kNoSlot;
-  const std::vector<AxisList> *manualPrefix = nullptr;
+  const ManualAxesView *manual = nullptr;
 };
 
 struct Use {
@@ -200,27 +201,6 @@ private:
     return ops.empty() || !isTerminatorName(m_.opName(ops.back())) ? kNone : ops.back();
   }
 
-  // Per dimension, the leading axes of `s` that are manual axes.
-  std::vector<AxisList> manualPrefix(const TensorSharding &s, const std::vector<std::string> &manual) {
-    std::vector<AxisList> prefix(s.dims.size());
-    for (size_t d = 0; d < s.dims.size(); ++d)
-      for (const AxisRef &a : s.dims[d].axes) {
-        bool isManual = false;
-        for (const std::string &n : manual) isManual |= n == a.name;
-        if (!isManual) break;
-        prefix[d].push_back(a);
-      }
-    return prefix;
-  }
-
-  std::vector<std::string> manualAxes(OpId mc) const {
-    std::vector<std::string> out;
-    AttrId a = m_.attr(mc, "manual_axes");
-    if (a == kNoAttr) return out;
-    for (AttrId e : m_.attrs.get(a).elems) out.emplace_back(m_.attrs.stringValue(e));
-    return out;
-  }
-
   const TensorSharding *listEntry(OpId op, std::string_view attr, size_t i) const {
     AttrId a = m_.attr(op, attr);
     if (a == kNoAttr || m_.attrs.kind(a) != AttrKind::ShardingPerValue) return nullptr;
@@ -228,9 +208,9 @@ private:
     return i < all.size() ? &all[i] : nullptr;
   }
 
-  void addSource(Edge &e, OpId user, uint32_t index, const std::vector<AxisList> *prefix = nullptr) {
+  void addSource(Edge &e, OpId user, uint32_t index, const ManualAxesView *manual = nullptr) {
     if (user == kNone || index >= m_.numOperands(user)) return;
-    e.sources.push_back({slotOf_[m_.operand(user, index)], prefix});
+    e.sources.push_back({slotOf_[m_.operand(user, index)], manual});
     e.sourceUses.push_back({user, index});
   }
 
@@ -252,8 +232,8 @@ private:
         rebind(input, slot);
         if (m_.isa(owner, "sdy.manual_computation")) {
           if (const TensorSharding *in = listEntry(owner, "in_shardings", info.index)) {
-            prefixes_.push_back(manualPrefix(*in, manualAxes(owner)));
-            e.target.manualPrefix = &prefixes_.back();
+            views_.push_back(ManualAxesView::of(*in, manualAxesOf(m_, owner)));
+            e.target.manual = &views_.back();
           }
         }
         addSource(e, owner, info.index);
@@ -273,13 +253,13 @@ private:
         } else if (n == "stablehlo.optimization_barrier") {
           addSource(e, owner, i);
         } else if (n == "sdy.manual_computation" || n == "sdy.named_computation") {
-          const std::vector<AxisList> *prefix = nullptr;
+          const ManualAxesView *manual = nullptr;
           if (n == "sdy.manual_computation")
             if (const TensorSharding *o = listEntry(owner, "out_shardings", i)) {
-              prefixes_.push_back(manualPrefix(*o, manualAxes(owner)));
-              prefix = &prefixes_.back();
+              views_.push_back(ManualAxesView::of(*o, manualAxesOf(m_, owner)));
+              manual = &views_.back();
             }
-          if (m_.numRegions(owner) > 0) addSource(e, terminatorOf(m_.region(owner, 0)), i, prefix);
+          if (m_.numRegions(owner) > 0) addSource(e, terminatorOf(m_.region(owner, 0)), i, manual);
         }
       }
       for (const Use &u : e.sourceUses) edgeOfUse_[{u.user, u.index}] = uint32_t(edges_.size());
@@ -418,22 +398,8 @@ private:
   // The sharding a participant shows in the step's (global) view.
   std::optional<TensorSharding> view(const Participant &p) const {
     if (p.slot == kNoSlot || !slots_[p.slot].sharding) return std::nullopt;
-    TensorSharding s = *slots_[p.slot].sharding;
-    if (p.manualPrefix)
-      for (size_t d = 0; d < s.dims.size() && d < p.manualPrefix->size(); ++d)
-        s.dims[d].axes.insert(s.dims[d].axes.begin(), (*p.manualPrefix)[d].begin(),
-                              (*p.manualPrefix)[d].end());
-    return s;
-  }
-
-  static void stripPrefix(TensorSharding &s, const std::vector<AxisList> *prefix) {
-    if (!prefix) return;
-    for (size_t d = 0; d < s.dims.size() && d < prefix->size(); ++d) {
-      AxisList &axes = s.dims[d].axes;
-      size_t k = 0;
-      while (k < axes.size() && k < (*prefix)[d].size() && axes[k] == (*prefix)[d][k]) ++k;
-      axes.erase(axes.begin(), axes.begin() + std::ptrdiff_t(k));
-    }
+    const TensorSharding &s = *slots_[p.slot].sharding;
+    return p.manual ? p.manual->toGlobal(s) : s;
   }
 
   bool propagate(OpId op, const OpShardingRule &rule, const std::vector<Participant> &operands,
@@ -488,7 +454,7 @@ private:
           isOperand ? rule.operands[t] : rule.results[t - operands.size()];
       TensorSharding s = toTensorSharding(projection.tensor(t), mapping, rule, meshSource->meshName, *mesh);
       s.inlineMesh = meshSource->inlineMesh;
-      stripPrefix(s, p.manualPrefix);
+      if (p.manual) s = p.manual->toLocal(std::move(s));
       const std::optional<TensorSharding> &old = slots_[p.slot].sharding;
       bool emptyAxes = true;
       for (const DimSharding &d : s.dims) emptyAxes &= d.axes.empty();
@@ -568,7 +534,7 @@ private:
   std::vector<std::vector<Use>> uses_;
   std::vector<std::optional<std::optional<OpShardingRule>>> ruleCache_;
   std::vector<OpId> order_, edgeOps_, groupOps_, rulesToKeep_;
-  std::deque<std::vector<AxisList>> prefixes_;
+  std::deque<ManualAxesView> views_;
   std::vector<Edge> edges_;
   std::map<std::pair<OpId, uint32_t>, uint32_t> edgeOfUse_;
   std::map<OpId, uint32_t> edgeIndex_;

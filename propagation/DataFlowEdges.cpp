@@ -1,0 +1,229 @@
+#include "propagation/DataFlowEdges.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "ir/Pass.h"
+
+namespace autopart {
+
+namespace {
+
+bool isManual(const AxisRef &a, const std::vector<std::string> &manual) {
+  return std::find(manual.begin(), manual.end(), a.name) != manual.end();
+}
+
+bool shardableType(const Module &m, TypeId t) {
+  if (!m.types.isTensor(t)) return false;
+  for (int64_t d : m.types.shape(t))
+    if (d == kDynamic) return false;
+  return true;
+}
+
+// Ops whose results (and for computations, body arguments) get edges.
+bool ownsEdges(std::string_view n) {
+  return n == "stablehlo.while" || n == "stablehlo.case" || n == "stablehlo.if" ||
+         n == "stablehlo.optimization_barrier" || n == "sdy.manual_computation" ||
+         n == "sdy.named_computation";
+}
+
+const TensorSharding *listEntry(const Module &m, OpId op, std::string_view attr, size_t i) {
+  AttrId a = m.attr(op, attr);
+  if (a == kNoAttr || m.attrs.kind(a) != AttrKind::ShardingPerValue) return nullptr;
+  const std::vector<TensorSharding> &all = m.attrs.get(a).shardings;
+  return i < all.size() ? &all[i] : nullptr;
+}
+
+OpId nextInBlock(const Module &m, OpId op) {
+  const std::vector<OpId> &ops = m.blocks[m.ops[op].parent].ops;
+  auto it = std::find(ops.begin(), ops.end(), op);
+  return it == ops.end() || it + 1 == ops.end() ? kNone : *(it + 1);
+}
+
+OpId makeEdge(Module &m, ValueId owner, const TensorSharding *sharding, OpId near) {
+  std::vector<NamedAttr> attrs;
+  if (sharding) attrs.push_back({m.names.get("sharding"), m.attrs.sharding(*sharding)});
+  OpId e = m.createOp("sdy.data_flow_edge", {owner}, {m.type(owner)}, attrs);
+  m.ops[e].srcOffset = m.ops[near].srcOffset;
+  return e;
+}
+
+}  // namespace
+
+ManualAxesView ManualAxesView::of(const TensorSharding &global, const std::vector<std::string> &manual) {
+  ManualAxesView v;
+  v.dimPrefix.resize(global.dims.size());
+  for (size_t d = 0; d < global.dims.size(); ++d)
+    for (const AxisRef &a : global.dims[d].axes) {
+      if (!isManual(a, manual)) break;
+      v.dimPrefix[d].push_back(a);
+    }
+  for (const AxisRef &a : global.replicated)
+    if (isManual(a, manual)) v.replicated.push_back(a);
+  return v;
+}
+
+TensorSharding ManualAxesView::toGlobal(TensorSharding s) const {
+  for (size_t d = 0; d < s.dims.size() && d < dimPrefix.size(); ++d)
+    s.dims[d].axes.insert(s.dims[d].axes.begin(), dimPrefix[d].begin(), dimPrefix[d].end());
+  for (const AxisRef &a : replicated)
+    if (std::find(s.replicated.begin(), s.replicated.end(), a) == s.replicated.end())
+      s.replicated.push_back(a);
+  return s;
+}
+
+TensorSharding ManualAxesView::toLocal(TensorSharding s) const {
+  for (size_t d = 0; d < s.dims.size() && d < dimPrefix.size(); ++d) {
+    AxisList &axes = s.dims[d].axes;
+    size_t k = 0;
+    while (k < axes.size() && k < dimPrefix[d].size() && axes[k] == dimPrefix[d][k]) ++k;
+    axes.erase(axes.begin(), axes.begin() + std::ptrdiff_t(k));
+  }
+  std::erase_if(s.replicated, [&](const AxisRef &a) {
+    return std::find(replicated.begin(), replicated.end(), a) != replicated.end();
+  });
+  return s;
+}
+
+std::vector<std::string> manualAxesOf(const Module &m, OpId op) {
+  std::vector<std::string> out;
+  AttrId a = m.attr(op, "manual_axes");
+  if (a == kNoAttr) return out;
+  for (AttrId e : m.attrs.get(a).elems) out.emplace_back(m.attrs.stringValue(e));
+  return out;
+}
+
+size_t addDataFlowEdges(Module &m) {
+  std::vector<OpId> owners;
+  for (OpId func : m.functions())
+    m.walk(func, [&](OpId op) {
+      if (ownsEdges(m.opName(op))) owners.push_back(op);
+    });
+  size_t added = 0;
+  for (OpId op : owners) {
+    OpId func = m.enclosingFunc(op);
+    bool isManualComp = m.isa(op, "sdy.manual_computation");
+    bool isComputation = isManualComp || m.isa(op, "sdy.named_computation");
+    if (isComputation && m.numRegions(op) > 0 && !m.regions[m.region(op, 0)].blocks.empty()) {
+      BlockId body = m.regions[m.region(op, 0)].blocks.front();
+      std::vector<std::string> manual = manualAxesOf(m, op);
+      OpId first = m.blocks[body].ops.empty() ? kNone : m.blocks[body].ops.front();
+      std::vector<ValueId> args = m.blocks[body].args;
+      for (size_t i = 0; i < args.size(); ++i) {
+        if (!shardableType(m, m.type(args[i]))) continue;
+        std::optional<TensorSharding> local;
+        if (const TensorSharding *in = listEntry(m, op, "in_shardings", i))
+          local = ManualAxesView::of(*in, manual).toLocal(*in);
+        OpId e = makeEdge(m, args[i], local ? &*local : nullptr, op);
+        m.insertOp(body, e, first);
+        m.replaceAllUsesWith(args[i], m.result(e), op);
+        m.setOperand(e, 0, args[i]);
+        ++added;
+      }
+    }
+    OpId before = nextInBlock(m, op);
+    AttrId perValue = m.attr(op, "sdy.sharding");
+    for (uint32_t i = 0; i < m.numResults(op); ++i) {
+      ValueId r = m.result(op, i);
+      if (!shardableType(m, m.type(r))) continue;
+      const TensorSharding *s = isComputation ? listEntry(m, op, "out_shardings", i)
+                                              : listEntry(m, op, "sdy.sharding", i);
+      OpId e = makeEdge(m, r, s, op);
+      m.insertOp(m.ops[op].parent, e, before);
+      m.replaceAllUsesWith(r, m.result(e), func);
+      m.setOperand(e, 0, r);
+      ++added;
+    }
+    if (!isComputation && perValue != kNoAttr) m.removeAttr(op, "sdy.sharding");
+  }
+  return added;
+}
+
+size_t sinkDataFlowEdges(Module &m) {
+  std::vector<OpId> edges;
+  for (OpId func : m.functions())
+    m.walk(func, [&](OpId op) {
+      if (m.isa(op, "sdy.data_flow_edge")) edges.push_back(op);
+    });
+  // Result shardings per owner op, for ops that keep them as `sdy.sharding`.
+  std::map<OpId, std::vector<std::optional<TensorSharding>>> perOwner;
+  for (OpId e : edges) {
+    if (m.numOperands(e) != 1 || m.numResults(e) != 1) continue;
+    ValueId owner = m.operand(e, 0);
+    AttrId sa = m.attr(e, "sharding");
+    const TensorSharding *s =
+        sa != kNoAttr && m.attrs.kind(sa) == AttrKind::Sharding ? m.attrs.get(sa).sharding.get() : nullptr;
+    const ValueInfo &info = m.values[owner];
+    OpId scope = m.enclosingFunc(e);
+    if (info.isBlockArg) {
+      OpId op = m.regions[m.blocks[info.owner].parent].parent;
+      if (s && (m.isa(op, "sdy.manual_computation") || m.isa(op, "sdy.named_computation"))) {
+        AttrId in = m.attr(op, "in_shardings");
+        if (in != kNoAttr && m.attrs.kind(in) == AttrKind::ShardingPerValue) {
+          std::vector<TensorSharding> all = m.attrs.get(in).shardings;
+          if (info.index < all.size()) {
+            all[info.index] = ManualAxesView::of(all[info.index], manualAxesOf(m, op)).toGlobal(*s);
+            m.setAttr(op, "in_shardings", m.attrs.shardingPerValue(std::move(all)));
+          }
+        }
+      }
+    } else {
+      OpId op = info.owner;
+      if (s && (m.isa(op, "sdy.manual_computation") || m.isa(op, "sdy.named_computation"))) {
+        AttrId out = m.attr(op, "out_shardings");
+        if (out != kNoAttr && m.attrs.kind(out) == AttrKind::ShardingPerValue) {
+          std::vector<TensorSharding> all = m.attrs.get(out).shardings;
+          if (info.index < all.size()) {
+            all[info.index] = *s;
+            m.setAttr(op, "out_shardings", m.attrs.shardingPerValue(std::move(all)));
+          }
+        }
+      } else if (s) {
+        std::vector<std::optional<TensorSharding>> &list = perOwner[op];
+        list.resize(m.numResults(op));
+        list[info.index] = *s;
+      }
+    }
+    m.replaceAllUsesWith(m.result(e, 0), owner, scope);
+    m.eraseOp(e);
+  }
+  for (auto &[op, list] : perOwner) {
+    std::vector<TensorSharding> all;
+    const TensorSharding *any = nullptr;
+    for (const std::optional<TensorSharding> &s : list)
+      if (s) any = &*s;
+    for (uint32_t i = 0; i < list.size(); ++i) {
+      if (list[i]) {
+        all.push_back(*list[i]);
+        continue;
+      }
+      TypeId t = m.type(m.result(op, i));
+      TensorSharding open = TensorSharding::open(any->meshName, m.types.isTensor(t) ? size_t(m.types.rank(t)) : 0);
+      open.inlineMesh = any->inlineMesh;
+      all.push_back(std::move(open));
+    }
+    m.setAttr(op, "sdy.sharding", m.attrs.shardingPerValue(std::move(all)));
+  }
+  return edges.size();
+}
+
+namespace {
+
+PassRegistration addReg("sdy-add-data-flow-edges",
+                        "Insert sdy.data_flow_edge on values flowing through while/case/"
+                        "optimization_barrier/manual computations",
+                        [](Module &m, const PassOptions &, Diagnostics &) {
+                          addDataFlowEdges(m);
+                          return true;
+                        });
+PassRegistration sinkReg("sdy-sink-data-flow-edges",
+                         "Move data-flow edge shardings onto their ops and erase the edges",
+                         [](Module &m, const PassOptions &, Diagnostics &) {
+                           sinkDataFlowEdges(m);
+                           return true;
+                         });
+
+}  // namespace
+
+}  // namespace autopart

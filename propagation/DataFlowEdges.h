@@ -1,0 +1,48 @@
+// Data-flow edges: where a value flows through an op without a sharding rule
+// (a while loop's carried values, a case's branch results, an optimization
+// barrier, the body of a manual computation), Shardy puts an
+// `sdy.data_flow_edge` on the value the flow ends at and propagates through
+// the edge as an identity from all its sources. `-sdy-add-data-flow-edges`
+// inserts them, `-sdy-sink-data-flow-edges` moves their shardings back onto
+// the ops and removes them:
+//
+//   %0:2 = stablehlo.while(%iterArg = %arg0, ...) {sdy.sharding = S}
+//   ->  (add)
+//   %0:2 = stablehlo.while(%iterArg = %arg0, ...)
+//   %1 = sdy.data_flow_edge %0#0 sharding=S[0] : tensor<32x96xf32>
+//   (every other use of %0#0 now reads %1)
+//
+// A manual computation's body sees local shardings (without its manual
+// axes); its edges hold the local form on block arguments and the global form
+// on results. `ManualAxesView` converts between the two.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ir/Module.h"
+#include "propagation/AxisList.h"
+
+namespace autopart {
+
+// The manual axes a local sharding of a manual computation lacks, taken from
+// the global sharding it came from: per dimension the leading manual axes,
+// and the explicitly replicated manual axes.
+struct ManualAxesView {
+  std::vector<AxisList> dimPrefix;
+  AxisList replicated;
+
+  static ManualAxesView of(const TensorSharding &global, const std::vector<std::string> &manualAxes);
+  TensorSharding toGlobal(TensorSharding local) const;
+  TensorSharding toLocal(TensorSharding global) const;
+};
+
+// The manual axes of an `sdy.manual_computation` op.
+std::vector<std::string> manualAxesOf(const Module &m, OpId op);
+
+// Inserts the edges; returns how many.
+size_t addDataFlowEdges(Module &m);
+// Moves every edge's sharding onto its owner and erases the edges.
+size_t sinkDataFlowEdges(Module &m);
+
+}  // namespace autopart
