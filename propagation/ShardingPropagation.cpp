@@ -294,6 +294,26 @@ private:
       slots_[slot].group = g;
       groups_[g].push_back(slot);
     }
+    // Members start equal: when the members that have a sharding agree, the
+    // others take it. (Shardy's import inserts sharding constraints for
+    // groups whose initial shardings conflict; those are left as they are.)
+    for (auto &[g, members] : groups_) {
+      const TensorSharding *common = nullptr;
+      bool agree = true;
+      for (uint32_t slot : members) {
+        const std::optional<TensorSharding> &s = slots_[slot].sharding;
+        if (!s) continue;
+        if (!common) common = &*s;
+        else agree &= *common == *s;
+      }
+      if (!common || !agree) continue;
+      TensorSharding shared = *common;
+      for (uint32_t slot : members)
+        if (!slots_[slot].sharding && slots_[slot].storage != Storage::None) {
+          slots_[slot].sharding = shared;
+          slots_[slot].changed = true;
+        }
+    }
   }
 
   // --- Worklist -----------------------------------------------------------------
