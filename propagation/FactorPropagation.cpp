@@ -182,14 +182,16 @@ AxesPerFactor aggressiveAxes(const OpProjection &p, const OpShardingRule &rule, 
           mesh, params.conservative);
     }
   }
-  // Factors whose tensors are larger decide first; a later factor keeps only
+  // Factors sharded on larger tensors decide first; a later factor keeps only
   // what overlaps neither the existing axes of other factors nor the axes
-  // earlier factors were given, in every tensor that holds it.
+  // earlier factors were given, in every tensor that holds it. A factor's
+  // weight is its largest source: a tensor that already has axes for it.
   std::vector<int64_t> weight(n, 0);
   for (size_t t = 0; t < p.numTensors(); ++t) {
     int64_t elems = t < params.tensorElements.size() ? params.tensorElements[t] : 1;
     for (size_t f = 0; f < n; ++f)
-      if (p.tensor(t).has(f)) weight[f] = std::max(weight[f], elems);
+      if (p.tensor(t).has(f) && !p.tensor(t).factors[f].axes.empty())
+        weight[f] = std::max(weight[f], elems);
   }
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), 0);

@@ -15,13 +15,13 @@
 //
 // Aggressive: the same within each factor, but across factors only tensors
 // that hold the factor count, and when two factors would add overlapping
-// axes to the same tensor, the factor whose tensors are larger (more
-// elements) wins and the other keeps the non-overlapping prefix:
+// axes to the same tensor, the factor already sharded on the larger tensor
+// (more elements) wins and the other keeps the non-overlapping prefix:
 //
-//   dot ([i, j], [j, k])->([i, k]), lhs 8x1024 [{}, {"x"}], rhs 1024x16
-//   [{}, {?}], result 8x16 [{"x", ?}, {?}]: basic blocks both i and j on
-//   "x"; aggressive lets j (size 1024, on the 8x1024 and 1024x16 tensors)
-//   win and leaves i unsharded.
+//   rule ([i], [j])->([i, j]) {i=8, j=4}, operand 0 (8 elements) [{"x"}],
+//   operand 1 (4 elements) [{"x"}], result open:
+//   basic: "x" is used by the other factor in some tensor -> result [{?}, {?}]
+//   aggressive: i's source is larger -> result [{"x", ?}, {?}]
 #pragma once
 
 #include <functional>
