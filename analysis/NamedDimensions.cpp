@@ -70,7 +70,14 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
   out.dimOffset_[numValues] = total;
   out.numTensorDims = total;
   UnionFind uf(total);
-  std::vector<bool> excluded(total, false);
+  // `excluded`: touched by an op without a rule; its whole class is out of
+  // the decision space. Size-1 dimensions are never joined (a slice to one
+  // element must not take its input's name out of the space), and get no
+  // name. `replicatedHere`: some op needs the
+  // dimension replicated (need-replication or blocked factor); that op
+  // does not link it, and sharding its class costs a reshard there.
+  // `linked`: joined to another dimension by a factor or data-flow edge.
+  std::vector<bool> excluded(total, false), replicatedHere(total, false), linked(total, false);
   std::vector<int64_t> nodeSize(total, 1);
   for (size_t v = 0; v < numValues; ++v) {
     TypeId t = m.values[v].type;
@@ -78,7 +85,6 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
     const std::vector<int64_t> &shape = m.types.shape(t);
     for (size_t d = 0; d < shape.size(); ++d) {
       nodeSize[out.dimOffset_[v] + d] = shape[d];
-      if (shape[d] <= 1) excluded[out.dimOffset_[v] + d] = true;
     }
   }
   auto node = [&](ValueId v, int64_t d) { return out.dimOffset_[v] + uint32_t(d); };
@@ -87,7 +93,10 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
     int64_t r = std::min(rankOf(m, a), rankOf(m, b));
     if (rankOf(m, a) != rankOf(m, b)) return;
     for (int64_t d = 0; d < r; ++d)
-      if (nodeSize[node(a, d)] == nodeSize[node(b, d)]) uf.join(node(a, d), node(b, d));
+      if (nodeSize[node(a, d)] == nodeSize[node(b, d)]) {
+        uf.join(node(a, d), node(b, d));
+        linked[node(a, d)] = linked[node(b, d)] = true;
+      }
   };
   auto excludeAll = [&](OpId op) {
     for (ValueId v : m.operands(op))
@@ -95,7 +104,8 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
     for (uint32_t i = 0; i < m.numResults(op); ++i)
       for (int64_t d = 0; d < rankOf(m, m.result(op, i)); ++d) excluded[node(m.result(op, i), d)] = true;
   };
-  std::vector<std::pair<uint32_t, OpId>> reductions;  // (node, op)
+  std::vector<std::pair<uint32_t, OpId>> reductions;   // (node, op)
+  std::vector<std::pair<uint32_t, OpId>> replications;  // (node, op)
 
   m.walk(m.top, [&](OpId op) {
     std::string_view name = m.opName(op);
@@ -173,16 +183,20 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
           if (ts[t][d].empty()) continue;
           int32_t f = ts[t][d][0];
           uint32_t n = node(v, int64_t(d));
+          if (nodeSize[n] <= 1) continue;
           FactorKind kind = rule->kind(f);
           if (kind == FactorKind::NeedReplication || rule->isBlocked(f)) {
-            excluded[n] = true;
+            replicatedHere[n] = true;
+            replications.push_back({n, op});
             continue;
           }
           if (kind == FactorKind::Reduction) reductions.push_back({n, op});
-          if (first[size_t(f)] == UINT32_MAX)
+          if (first[size_t(f)] == UINT32_MAX) {
             first[size_t(f)] = n;
-          else
+          } else {
             uf.join(first[size_t(f)], n);
+            linked[first[size_t(f)]] = linked[n] = true;
+          }
         }
       }
     };
@@ -191,10 +205,20 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
   });
 
   // A class with an excluded member is excluded as a whole: sharding the
-  // name would shard a dimension that must stay replicated.
-  std::vector<bool> rootExcluded(total, false);
-  for (uint32_t n = 0; n < total; ++n)
-    if (excluded[n]) rootExcluded[uf.find(n)] = true;
+  // name would shard a tensor of an op nobody knows how to split. A class
+  // that links nothing and only meets ops needing it replicated (an index
+  // vector dimension, a sorted dimension between two sorts) has nothing to
+  // gain from sharding and is excluded too.
+  std::vector<bool> rootExcluded(total, false), rootLinked(total, false),
+      rootReplicated(total, false);
+  for (uint32_t n = 0; n < total; ++n) {
+    uint32_t r = uf.find(n);
+    if (excluded[n]) rootExcluded[r] = true;
+    if (linked[n]) rootLinked[r] = true;
+    if (replicatedHere[n]) rootReplicated[r] = true;
+  }
+  for (uint32_t r = 0; r < total; ++r)
+    if (rootReplicated[r] && !rootLinked[r]) rootExcluded[r] = true;
   std::unordered_map<uint32_t, NameId32> nameOfRoot;
   out.nameOfDim_.assign(total, kNoDimName);
   std::vector<ValueId> lastValueOfName;
@@ -206,7 +230,7 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
       if (rootExcluded[root] || nodeSize[n] <= 1) continue;
       auto [it, inserted] = nameOfRoot.try_emplace(root, NameId32(out.names.size()));
       if (inserted) {
-        out.names.push_back(DimName{nodeSize[n], {}, {}, 0});
+        out.names.push_back(DimName{nodeSize[n], {}, {}, 0, {}});
         lastValueOfName.push_back(kNone);
       }
       DimName &name = out.names[it->second];
@@ -224,6 +248,12 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
     NameId32 id = out.nameOfDim_[n];
     if (id == kNoDimName) continue;
     std::vector<OpId> &at = out.names[id].reducedAt;
+    if (at.empty() || at.back() != op) at.push_back(op);
+  }
+  for (auto [n, op] : replications) {
+    NameId32 id = out.nameOfDim_[n];
+    if (id == kNoDimName) continue;
+    std::vector<OpId> &at = out.names[id].replicatedAt;
     if (at.empty() || at.back() != op) at.push_back(op);
   }
   // Conflicts: one name on two dimensions of one value.

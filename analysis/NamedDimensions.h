@@ -16,9 +16,14 @@
 // Sharding a name shards every member dimension. A *conflict* is a name that
 // lands on two dimensions of one value (`x @ transpose(x)`, attention scores
 // q·kᵀ over one sequence name): only one of them can keep the name, the
-// other must get a fresh one, and the search chooses which. Size-1
-// dimensions, dimensions that need replication, and the tensors of ops
-// without a rule (kept replicated) are outside the decision space.
+// other must get a fresh one, and the search chooses which.
+//
+// A need-replication or blocked factor (a sorted dimension, a concatenated
+// one, a wide gather window) does not link: the op records that the name
+// must be gathered there (`replicatedAt`), the name itself stays shardable.
+// Size-1 dimensions, the tensors of ops without a rule (kept replicated, and
+// their whole classes with them), and classes that link nothing and only meet
+// need-replication factors are outside the decision space.
 #pragma once
 
 #include <cstdint>
@@ -46,6 +51,10 @@ struct DimName {
   std::vector<DimRef> members;
   std::vector<OpId> reducedAt;  // ops where sharding it leaves partial sums
   int64_t bytes = 0;            // bytes of the distinct values it touches
+  // Ops that need one of its members replicated (a need-replication or
+  // blocked factor: a sorted or concatenated dimension, a gather window):
+  // they do not link the member, and sharding the name costs a reshard there.
+  std::vector<OpId> replicatedAt;
   bool isReduction() const { return !reducedAt.empty(); }
 };
 

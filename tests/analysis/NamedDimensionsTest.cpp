@@ -126,6 +126,33 @@ func.func private @mm(%a: tensor<16x8xf32>, %b: tensor<8x4xf32>) -> tensor<16x4x
   EXPECT_EQ(nd.nameOf(arg(*m, 0, 0), 0), nd.nameOf(arg(*m, 0, 1), 0));
 }
 
+TEST(NamedDimensionsTest, NeedReplicationCutsTheLinkWithoutExcludingTheName) {
+  // The sorted dimension must be replicated at the sort: the sort does not
+  // link it to its result, but %x dim 1 is still a name (sharding it costs an
+  // all-gather before the sort). The batch dimension passes through.
+  auto m = parse(R"(
+func.func @main(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %a = stablehlo.negate %x : tensor<8x16xf32>
+  %s = "stablehlo.sort"(%a) ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %c = stablehlo.compare GT, %p, %q : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = true} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %r = stablehlo.add %s, %s : tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+})");
+  NamedDimensions nd = analyzeNamedDimensions(*m);
+  ValueId x = arg(*m, 0), r = returned(*m, 0);
+  OpId sort = m->definingOp(m->operand(m->definingOp(r), 0));
+  ASSERT_TRUE(m->isa(sort, "stablehlo.sort"));
+  EXPECT_EQ(nd.nameOf(x, 0), nd.nameOf(r, 0));
+  NameId32 sorted = nd.nameOf(x, 1);
+  ASSERT_NE(sorted, kNoDimName);
+  EXPECT_NE(sorted, nd.nameOf(r, 1));
+  EXPECT_EQ(nd.names[sorted].replicatedAt, std::vector<OpId>{sort});
+  EXPECT_TRUE(nd.names[nd.nameOf(x, 0)].replicatedAt.empty());
+}
+
 TEST(NamedDimensionsTest, UnknownOpsAndSizeOneDimsAreExcluded) {
   auto m = parse(R"(
 func.func @main(%x: tensor<1x8xf32>) -> tensor<1x8xf32> {
