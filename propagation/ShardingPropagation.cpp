@@ -1,6 +1,8 @@
 #include "propagation/ShardingPropagation.h"
 
+#include <algorithm>
 #include <deque>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -35,6 +37,9 @@ struct Slot {
   bool changed = false;
   std::vector<ValueId> members;
   int64_t group = -1;  // sharding group id
+  // Dimensions whose user priority has not had its round yet: they take no
+  // part in propagation (neither source, target nor obstacle).
+  std::vector<bool> hidden;
 };
 
 // A tensor taking part in a propagation step: its slot, and for the local
@@ -87,6 +92,24 @@ public:
     if (!buildEdges()) return false;
     buildGroups();
 
+    if (!options_.userPriorities) {
+      propagateAll();
+    } else {
+      std::vector<int64_t> rounds = hideByPriority();
+      propagateAll();
+      for (int64_t p : rounds) {
+        revealPriority(p);
+        propagateAll();
+      }
+    }
+    writeBack();
+    if (stats) *stats = stats_;
+    return !diags_.hasErrors();
+  }
+
+private:
+  // One fixpoint over the whole module.
+  void propagateAll() {
     for (OpId func : m_.functions()) propagateFuncResults(func);
     // Top-down: the stack is filled in reverse so the first op pops first.
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) push(*it);
@@ -98,12 +121,71 @@ public:
       step(op);
     }
     for (OpId func : m_.functions()) propagateFuncResults(func);
-    writeBack();
-    if (stats) *stats = stats_;
-    return !diags_.hasErrors();
   }
 
-private:
+  // --- User priorities ----------------------------------------------------------
+  // A dimension without a priority has the lowest one.
+  static int64_t priorityOf(const DimSharding &d) {
+    return d.priority.value_or(std::numeric_limits<int64_t>::max());
+  }
+
+  // Before the first round every dimension with a priority above 0 is hidden:
+  // empty, left out of every projection, and its axes explicitly replicated
+  // so that no other dimension of the tensor takes them. Returns the later
+  // rounds' priorities.
+  std::vector<int64_t> hideByPriority() {
+    std::vector<int64_t> rounds;
+    for (uint32_t i = 0; i < slots_.size(); ++i) {
+      std::optional<TensorSharding> &s = slots_[i].sharding;
+      if (!s) continue;
+      const Mesh *mesh = meshOf(*s);
+      bool hides = false;
+      for (const DimSharding &d : s->dims) hides |= priorityOf(d) != 0;
+      if (!hides || !mesh) {
+        for (DimSharding &d : s->dims) d.priority.reset();
+        continue;
+      }
+      originals_.push_back({i, *s});
+      slots_[i].hidden.assign(s->dims.size(), false);
+      for (size_t k = 0; k < s->dims.size(); ++k) {
+        DimSharding &d = s->dims[k];
+        int64_t p = priorityOf(d);
+        if (p != 0) {
+          slots_[i].hidden[k] = true;
+          rounds.push_back(p);
+          s->replicated.insert(s->replicated.end(), d.axes.begin(), d.axes.end());
+          d = DimSharding{};
+        }
+        d.priority.reset();
+      }
+      sortAndMerge(s->replicated, *mesh);
+      slots_[i].changed = true;
+    }
+    std::sort(rounds.begin(), rounds.end());
+    rounds.erase(std::unique(rounds.begin(), rounds.end()), rounds.end());
+    return rounds;
+  }
+
+  // Puts back the user's dimensions of priority `p` (their axes leave the
+  // replicated set) for the next round.
+  void revealPriority(int64_t p) {
+    for (const auto &[slot, original] : originals_) {
+      std::optional<TensorSharding> &s = slots_[slot].sharding;
+      if (!s) continue;
+      AxisList revealed;
+      for (size_t d = 0; d < original.dims.size() && d < s->dims.size(); ++d) {
+        if (priorityOf(original.dims[d]) != p) continue;
+        slots_[slot].hidden[d] = false;
+        s->dims[d] = original.dims[d];
+        s->dims[d].priority.reset();
+        revealed.insert(revealed.end(), original.dims[d].axes.begin(), original.dims[d].axes.end());
+      }
+      std::erase_if(s->replicated, [&](const AxisRef &a) {
+        return std::find(revealed.begin(), revealed.end(), a) != revealed.end();
+      });
+    }
+  }
+
   // --- Setup -------------------------------------------------------------------
   void collectMeshes() {
     for (BlockId b : m_.regions[m_.region(m_.top, 0)].blocks)
@@ -451,6 +533,17 @@ private:
       const std::optional<TensorSharding> &s = views[operands.size() + i];
       projection.results.push_back(projectTensor(s ? &*s : nullptr, rule.results[i], rule, *mesh));
     }
+    // Hidden dimensions (user priorities) drop out of the projection.
+    for (size_t t = 0; t < projection.numTensors(); ++t) {
+      bool isOperand = t < operands.size();
+      const Participant &p = isOperand ? operands[t] : results[t - operands.size()];
+      if (p.slot == kNoSlot || slots_[p.slot].hidden.empty()) continue;
+      const OpShardingRule::TensorFactors &mapping =
+          isOperand ? rule.operands[t] : rule.results[t - operands.size()];
+      for (size_t d = 0; d < mapping.size() && d < slots_[p.slot].hidden.size(); ++d)
+        if (slots_[p.slot].hidden[d])
+          for (int32_t f : mapping[d]) projection.tensor(t).factors[size_t(f)].present = false;
+    }
     FactorPropagationParams params;
     params.strategy = options_.strategy;
     params.conservative = options_.conservative;
@@ -476,6 +569,9 @@ private:
       s.inlineMesh = meshSource->inlineMesh;
       if (p.manual) s = p.manual->toLocal(std::move(s));
       const std::optional<TensorSharding> &old = slots_[p.slot].sharding;
+      const std::vector<bool> &hidden = slots_[p.slot].hidden;
+      for (size_t d = 0; d < hidden.size() && d < s.dims.size(); ++d)
+        if (hidden[d] && old && d < old->dims.size()) s.dims[d] = old->dims[d];
       bool emptyAxes = true;
       for (const DimSharding &d : s.dims) emptyAxes &= d.axes.empty();
       if ((!old && emptyAxes) || (old && *old == s)) continue;
@@ -555,6 +651,7 @@ private:
   std::vector<std::optional<std::optional<OpShardingRule>>> ruleCache_;
   std::vector<OpId> order_, edgeOps_, groupOps_, rulesToKeep_;
   std::deque<ManualAxesView> views_;
+  std::vector<std::pair<uint32_t, TensorSharding>> originals_;
   std::vector<Edge> edges_;
   std::map<std::pair<OpId, uint32_t>, uint32_t> edgeOfUse_;
   std::map<OpId, uint32_t> edgeIndex_;
@@ -576,6 +673,18 @@ PassRegistration basicReg("sdy-basic-propagate",
                           [](Module &m, const PassOptions &o, Diagnostics &d) {
                             return runPass(m, o, d, FactorStrategy::Basic);
                           });
+PassRegistration userPriorityReg(
+    "sdy-user-priority-propagate",
+    "Propagate in rounds of user priority (p0 first, dimensions without one last), "
+    "each round with the aggressive strategy",
+    [](Module &m, const PassOptions &o, Diagnostics &d) {
+      PropagationOptions options;
+      options.strategy = FactorStrategy::Aggressive;
+      options.userPriorities = true;
+      options.conservative = o.getBool("conservative-propagation", false);
+      options.keepShardingRules = o.getBool("keep-sharding-rules", false);
+      return propagateShardings(m, options, d);
+    });
 PassRegistration aggressiveReg(
     "sdy-aggressive-propagate",
     "Propagate shardings resolving conflicts across factors in favour of larger tensors",

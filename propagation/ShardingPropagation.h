@@ -15,8 +15,9 @@
 //   %arg1 gets [{"b", ?}, {?}] (the contracting factor), %0 gets
 //   [{"a", ?}, {?}] and so does the function result.
 //
-// Registered as `-sdy-basic-propagate` and `-sdy-aggressive-propagate`
-// (options `conservative-propagation`, `keep-sharding-rules`).
+// Registered as `-sdy-basic-propagate`, `-sdy-aggressive-propagate` and
+// `-sdy-user-priority-propagate` (options `conservative-propagation`,
+// `keep-sharding-rules`).
 #pragma once
 
 #include "ir/Diagnostics.h"
@@ -31,6 +32,11 @@ struct PropagationOptions {
   // Attach each op's rule as `sdy.sharding_rule` (Shardy keeps the rules it
   // created only with this option; custom rules always stay).
   bool keepShardingRules = false;
+  // Shardy's user priorities: propagate dimensions with priority p0 first,
+  // then p1, ..., then dimensions without a priority, each round to a
+  // fixpoint; until its round a dimension is hidden (closed, empty, its axes
+  // explicitly replicated). The output drops the priorities.
+  bool userPriorities = false;
 };
 
 struct PropagationStats {
