@@ -497,42 +497,48 @@ private:
 
   static bool isEmptyMesh(const Mesh &mesh) { return mesh.axes.empty() && mesh.deviceIds.empty(); }
 
-  // The sharding a participant shows in the step's (global) view.
-  std::optional<TensorSharding> view(const Participant &p) const {
-    if (p.slot == kNoSlot || !slots_[p.slot].sharding) return std::nullopt;
+  // The sharding a participant shows in the step's (global) view; converted
+  // ones (manual computation edges) live in `scratch`.
+  const TensorSharding *view(const Participant &p, std::deque<TensorSharding> &scratch) const {
+    if (p.slot == kNoSlot || !slots_[p.slot].sharding) return nullptr;
     const TensorSharding &s = *slots_[p.slot].sharding;
-    return p.manual ? p.manual->toGlobal(s) : s;
+    if (!p.manual) return &s;
+    scratch.push_back(p.manual->toGlobal(s));
+    return &scratch.back();
   }
 
   bool propagate(OpId op, const OpShardingRule &rule, const std::vector<Participant> &operands,
                  const std::vector<Participant> &results, const PropagationDirection *direction) {
-    std::vector<std::optional<TensorSharding>> views;
-    for (const Participant &p : operands) views.push_back(view(p));
-    for (const Participant &p : results) views.push_back(view(p));
+    std::deque<TensorSharding> scratch;
+    std::vector<const TensorSharding *> views;
+    for (const Participant &p : operands) views.push_back(view(p, scratch));
+    for (const Participant &p : results) views.push_back(view(p, scratch));
     // The common mesh: empty meshes (no axes, no devices) defer to any other;
     // two different non-empty meshes stop propagation through this step.
     const Mesh *mesh = nullptr;
     const TensorSharding *meshSource = nullptr;
-    for (const std::optional<TensorSharding> &s : views) {
+    for (const TensorSharding *s : views) {
       if (!s) continue;
       const Mesh *other = meshOf(*s);
       if (!other) return false;
       if (!mesh || isEmptyMesh(*mesh)) {
         mesh = other;
-        meshSource = &*s;
+        meshSource = s;
       } else if (!(*other == *mesh) && !isEmptyMesh(*other)) {
         return false;
       }
     }
     if (!mesh || mesh->axes.empty()) return false;
+    // Copied: the updates below may overwrite the sharding they come from.
+    const std::string meshName = meshSource->meshName;
+    const std::optional<Mesh> inlineMesh = meshSource->inlineMesh;
+    const Mesh meshValue = *mesh;
 
     OpProjection projection;
     for (size_t i = 0; i < operands.size(); ++i)
-      projection.operands.push_back(projectTensor(views[i] ? &*views[i] : nullptr, rule.operands[i], rule, *mesh));
-    for (size_t i = 0; i < results.size(); ++i) {
-      const std::optional<TensorSharding> &s = views[operands.size() + i];
-      projection.results.push_back(projectTensor(s ? &*s : nullptr, rule.results[i], rule, *mesh));
-    }
+      projection.operands.push_back(projectTensor(views[i], rule.operands[i], rule, meshValue));
+    for (size_t i = 0; i < results.size(); ++i)
+      projection.results.push_back(projectTensor(views[operands.size() + i], rule.results[i], rule, meshValue));
     // Hidden dimensions (user priorities) drop out of the projection.
     for (size_t t = 0; t < projection.numTensors(); ++t) {
       bool isOperand = t < operands.size();
@@ -555,7 +561,7 @@ private:
       for (const Participant &p : operands) params.tensorElements.push_back(elementsOf(p));
     if (params.strategy == FactorStrategy::Aggressive)
       for (const Participant &p : results) params.tensorElements.push_back(elementsOf(p));
-    std::vector<bool> changed = propagateFactors(projection, rule, *mesh, params);
+    std::vector<bool> changed = propagateFactors(projection, rule, meshValue, params);
 
     bool any = false;
     for (size_t t = 0; t < changed.size(); ++t) {
@@ -565,8 +571,8 @@ private:
       if (p.slot == kNoSlot || slots_[p.slot].storage == Storage::None) continue;
       const OpShardingRule::TensorFactors &mapping =
           isOperand ? rule.operands[t] : rule.results[t - operands.size()];
-      TensorSharding s = toTensorSharding(projection.tensor(t), mapping, rule, meshSource->meshName, *mesh);
-      s.inlineMesh = meshSource->inlineMesh;
+      TensorSharding s = toTensorSharding(projection.tensor(t), mapping, rule, meshName, meshValue);
+      s.inlineMesh = inlineMesh;
       if (p.manual) s = p.manual->toLocal(std::move(s));
       const std::optional<TensorSharding> &old = slots_[p.slot].sharding;
       const std::vector<bool> &hidden = slots_[p.slot].hidden;
