@@ -10,6 +10,7 @@
 
 #include "ir/Pass.h"
 #include "propagation/DataFlowEdges.h"
+#include "propagation/ShardingGroups.h"
 #include "rules/OpShardingRuleRegistry.h"
 
 namespace autopart {
@@ -25,6 +26,8 @@ enum class Storage : uint8_t {
   FuncResult,  // func result `sdy.sharding`
   OpResult,    // `sdy.sharding` per result of `op`
   OpAttr,      // the `sharding` attribute of `op` (constraints, edges)
+  InSharding,  // `in_shardings[index]` of a computation, for its body argument
+  OutSharding, // `out_shardings[index]` of a computation, for its result
 };
 
 // One sharding shared by one or more values: a data-flow edge ties the while
@@ -36,6 +39,8 @@ struct Slot {
   uint32_t index = 0;  // argument / result number
   bool changed = false;
   std::vector<ValueId> members;
+  // For InSharding of a manual computation: the body sees the local form.
+  const ManualAxesView *manual = nullptr;
   int64_t group = -1;  // sharding group id
   // Dimensions whose user priority has not had its round yet: they take no
   // part in propagation (neither source, target nor obstacle).
@@ -84,6 +89,7 @@ public:
 
   bool run(PropagationStats *stats) {
     if (m_.top == kNone) return true;
+    isolateConflictingShardingGroups(m_, diags_);
     collectMeshes();
     slotOf_.assign(m_.values.size(), kNoSlot);
     uses_.resize(m_.values.size());
@@ -255,11 +261,16 @@ private:
       return;
     }
     bool attrStored = name == "sdy.sharding_constraint" || name == "sdy.reshard";
+    bool computation = name == "sdy.manual_computation" || name == "sdy.named_computation";
     AttrId perValue = m_.attr(op, "sdy.sharding");
     for (uint32_t i = 0; i < m_.numResults(op); ++i) {
       ValueId v = m_.result(op, i);
       if (!shardableType(m_.type(v))) continue;
       const TensorSharding *initial = nullptr;
+      if (computation) {
+        bindValue(v, newSlot(Storage::OutSharding, op, i, listEntry(op, "out_shardings", i)));
+        continue;
+      }
       if (attrStored) {
         initial = asSharding(m_, m_.attr(op, "sharding"));
       } else if (perValue != kNoAttr && m_.attrs.kind(perValue) == AttrKind::ShardingPerValue) {
@@ -268,12 +279,26 @@ private:
       }
       bindValue(v, newSlot(attrStored ? Storage::OpAttr : Storage::OpResult, op, i, initial));
     }
-    // Block arguments of nested regions: shardable only through an edge (or
-    // as manual computation body arguments, bound by their edge too).
+    // Block arguments of nested regions: a computation's body arguments hold
+    // its `in_shardings` (local form); others are shardable only through an
+    // edge.
     for (uint32_t r = 0; r < m_.numRegions(op); ++r)
-      for (BlockId b : m_.regions[m_.region(op, r)].blocks)
-        for (ValueId a : m_.blocks[b].args)
-          if (shardableType(m_.type(a))) bindValue(a, newSlot(Storage::None, op, 0, nullptr));
+      for (BlockId b : m_.regions[m_.region(op, r)].blocks) {
+        const std::vector<ValueId> &args = m_.blocks[b].args;
+        for (uint32_t i = 0; i < args.size(); ++i) {
+          if (!shardableType(m_.type(args[i]))) continue;
+          const TensorSharding *in = computation && r == 0 ? listEntry(op, "in_shardings", i) : nullptr;
+          if (!in) {
+            bindValue(args[i], newSlot(Storage::None, op, 0, nullptr));
+            continue;
+          }
+          views_.push_back(ManualAxesView::of(*in, manualAxesOf(m_, op)));
+          TensorSharding local = views_.back().toLocal(*in);
+          uint32_t slot = newSlot(Storage::InSharding, op, i, &local);
+          slots_[slot].manual = &views_.back();
+          bindValue(args[i], slot);
+        }
+      }
   }
 
   OpId terminatorOf(RegionId r) const {
@@ -376,22 +401,23 @@ private:
       slots_[slot].group = g;
       groups_[g].push_back(slot);
     }
-    // Members start equal: when the members that have a sharding agree, the
-    // others take it. (Shardy's import inserts sharding constraints for
-    // groups whose initial shardings conflict; those are left as they are.)
+    // Members start equal: every member takes the sharding the sharded ones
+    // agree on (conflicting groups were given open constraints before, see
+    // ShardingGroups.h).
     for (auto &[g, members] : groups_) {
       const TensorSharding *common = nullptr;
       bool agree = true;
       for (uint32_t slot : members) {
         const std::optional<TensorSharding> &s = slots_[slot].sharding;
-        if (!s) continue;
+        if (!s || isFullyOpenUnsharded(*s)) continue;
         if (!common) common = &*s;
         else agree &= *common == *s;
       }
       if (!common || !agree) continue;
       TensorSharding shared = *common;
       for (uint32_t slot : members)
-        if (!slots_[slot].sharding && slots_[slot].storage != Storage::None) {
+        if (slots_[slot].storage != Storage::None &&
+            (!slots_[slot].sharding || !(*slots_[slot].sharding == shared))) {
           slots_[slot].sharding = shared;
           slots_[slot].changed = true;
         }
@@ -622,6 +648,17 @@ private:
         break;
       case Storage::OpAttr: m_.setAttr(s.op, "sharding", m_.attrs.sharding(*s.sharding)); break;
       case Storage::OpResult: perOp[s.op].push_back(i); break;
+      case Storage::InSharding:
+      case Storage::OutSharding: {
+        std::string_view list = s.storage == Storage::InSharding ? "in_shardings" : "out_shardings";
+        AttrId a = m_.attr(s.op, list);
+        if (a == kNoAttr || m_.attrs.kind(a) != AttrKind::ShardingPerValue) break;
+        std::vector<TensorSharding> all = m_.attrs.get(a).shardings;
+        if (s.index >= all.size()) break;
+        all[s.index] = s.manual ? s.manual->toGlobal(*s.sharding) : *s.sharding;
+        m_.setAttr(s.op, list, m_.attrs.shardingPerValue(std::move(all)));
+        break;
+      }
       }
     }
     for (const auto &[op, changedSlots] : perOp) {
