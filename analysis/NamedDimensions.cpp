@@ -4,6 +4,8 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "rules/RuleCache.h"
+
 namespace autopart {
 
 namespace {
@@ -107,6 +109,8 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
   std::vector<std::pair<uint32_t, OpId>> reductions;   // (node, op)
   std::vector<std::pair<uint32_t, OpId>> replications;  // (node, op)
 
+  RuleCache rules(m, options, diags);
+  std::vector<uint32_t> first;  // per factor of the current op, reused
   m.walk(m.top, [&](OpId op) {
     std::string_view name = m.opName(op);
     if (name == "func.func" || name == "builtin.module" || name == "sdy.mesh") return;
@@ -168,14 +172,14 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
         name == "sdy.constant" || name == "stablehlo.return" || name == "func.return" ||
         name == "sdy.return" || m.numResults(op) == 0)
       return;
-    std::optional<OpShardingRule> rule = getOpShardingRule(m, op, options, diags);
+    const OpShardingRule *rule = rules.get(op);
     if (!rule) {
       out.unknownOps.push_back(op);
       excludeAll(op);
       return;
     }
     // Per factor, the dimensions whose major factor it is.
-    std::vector<uint32_t> first(rule->numFactors(), UINT32_MAX);
+    first.assign(rule->numFactors(), UINT32_MAX);
     auto visit = [&](const std::vector<OpShardingRule::TensorFactors> &ts, auto valueAt) {
       for (size_t t = 0; t < ts.size(); ++t) {
         ValueId v = valueAt(t);
