@@ -31,7 +31,15 @@
 
 namespace autopart {
 
-enum class PropagationDirection { None, Forward, Backward, Both };
+// A bit set: Both = Forward | Backward.
+enum class PropagationDirection { None = 0, Forward = 1, Backward = 2, Both = 3 };
+
+inline PropagationDirection unionOf(PropagationDirection a, PropagationDirection b) {
+  return PropagationDirection(int(a) | int(b));
+}
+inline PropagationDirection intersectionOf(PropagationDirection a, PropagationDirection b) {
+  return PropagationDirection(int(a) & int(b));
+}
 
 // The projection of one op: its operands, then its results.
 struct OpProjection {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -116,6 +117,15 @@ public:
 private:
   // One fixpoint over the whole module.
   void propagateAll() {
+    if (!options_.opPriorities) {
+      fixpoint();
+      return;
+    }
+    for (opLevel_ = 0; opLevel_ < 3; ++opLevel_) fixpoint();
+    opLevel_ = -1;
+  }
+
+  void fixpoint() {
     for (OpId func : m_.functions()) propagateFuncResults(func);
     // Top-down: the stack is filled in reverse so the first op pops first.
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) push(*it);
@@ -148,7 +158,11 @@ private:
       bool hides = false;
       for (const DimSharding &d : s->dims) hides |= priorityOf(d) != 0;
       if (!hides || !mesh) {
-        for (DimSharding &d : s->dims) d.priority.reset();
+        for (DimSharding &d : s->dims)
+          if (d.priority) {
+            d.priority.reset();
+            slots_[i].changed = true;
+          }
         continue;
       }
       originals_.push_back({i, *s});
@@ -461,13 +475,51 @@ private:
     return *cached ? &**cached : nullptr;
   }
 
+  // --- Op priorities ---------------------------------------------------------------
+  // Whether every tensor of the rule is the op's iteration space itself, one
+  // pass-through factor per dimension (add, negate, sharding_constraint...).
+  static bool isElementwise(const OpShardingRule &rule) {
+    if (rule.results.empty()) return false;
+    const OpShardingRule::TensorFactors &first = rule.results.front();
+    for (const OpShardingRule::DimFactors &d : first)
+      if (d.size() != 1 || rule.kind(d.front()) != FactorKind::PassThrough) return false;
+    for (const auto *list : {&rule.operands, &rule.results})
+      for (const OpShardingRule::TensorFactors &t : *list)
+        if (t != first) return false;
+    return true;
+  }
+
+  // Shardy's op-priority schedule: level 0 only elementwise ops, reshapes,
+  // transposes and edges (dynamic slices forward only); level 1 adds every
+  // pass-through factor (broadcasts backward only); level 2 everything. A
+  // level allows the union of its own and the earlier levels' directions.
+  PropagationDirection opDirection(OpId op, const OpShardingRule *rule, size_t factor) const {
+    if (opLevel_ < 0) return PropagationDirection::Both;
+    std::string_view n = m_.opName(op);
+    PropagationDirection d = PropagationDirection::None;
+    if (n == "sdy.data_flow_edge" || n == "stablehlo.reshape" || n == "stablehlo.transpose" ||
+        (rule && isElementwise(*rule)))
+      d = PropagationDirection::Both;
+    else if (n == "stablehlo.dynamic_slice" || n == "stablehlo.dynamic_update_slice")
+      d = PropagationDirection::Forward;
+    if (opLevel_ >= 1) {
+      PropagationDirection d1 = PropagationDirection::Both;
+      if (rule && rule->kind(int32_t(factor)) != FactorKind::PassThrough) d1 = PropagationDirection::None;
+      else if (n == "stablehlo.broadcast_in_dim") d1 = PropagationDirection::Backward;
+      d = unionOf(d, d1);
+    }
+    if (opLevel_ >= 2) d = PropagationDirection::Both;
+    return d;
+  }
+
   void step(OpId op) {
     std::string_view name = m_.opName(op);
     if (name == "sdy.data_flow_edge") {
       auto it = edgeIndex_.find(op);
       if (it == edgeIndex_.end()) return;
       const Edge &e = edges_[it->second];
-      propagate(op, identityRule(m_.types.shape(m_.type(m_.result(op, 0))), e.sources.size()), e.sources, {e.target}, nullptr);
+      propagate(op, identityRule(m_.types.shape(m_.type(m_.result(op, 0))), e.sources.size()), e.sources,
+                {e.target}, [&](size_t f) { return opDirection(op, nullptr, f); });
       return;
     }
     if (name == "sdy.propagation_barrier") {
@@ -475,7 +527,8 @@ private:
       PropagationDirection dir = barrierDirection(op);
       if (dir == PropagationDirection::None) return;
       propagate(op, identityRule(m_.types.shape(m_.type(m_.result(op, 0))), 1), {{slotOf_[m_.operand(op, 0)]}},
-                {{slotOf_[m_.result(op, 0)]}}, &dir);
+                {{slotOf_[m_.result(op, 0)]}},
+                [&](size_t f) { return intersectionOf(dir, opDirection(op, nullptr, f)); });
       return;
     }
     if (isDataFlowOp(m_, op) || isTerminatorName(name)) return;
@@ -485,7 +538,8 @@ private:
     std::vector<Participant> operands, results;
     for (ValueId v : m_.operands(op)) operands.push_back({slotOf_[v]});
     for (uint32_t i = 0; i < m_.numResults(op); ++i) results.push_back({slotOf_[m_.result(op, i)]});
-    if (propagate(op, *rule, operands, results, nullptr) && options_.keepShardingRules)
+    if (propagate(op, *rule, operands, results, [&](size_t f) { return opDirection(op, rule, f); }) &&
+        options_.keepShardingRules)
       rulesToKeep_.push_back(op);
   }
 
@@ -510,7 +564,7 @@ private:
     for (uint32_t i = 0; i < m_.numOperands(ret) && i < resSlots.size(); ++i) {
       ValueId v = m_.operand(ret, i);
       if (resSlots[i] == kNoSlot || slotOf_[v] == kNoSlot) continue;
-      propagate(func, identityRule(m_.types.shape(m_.type(v)), 1), {{slotOf_[v]}}, {{resSlots[i]}}, nullptr);
+      propagate(func, identityRule(m_.types.shape(m_.type(v)), 1), {{slotOf_[v]}}, {{resSlots[i]}}, {});
     }
   }
 
@@ -533,8 +587,10 @@ private:
     return &scratch.back();
   }
 
+  // `direction` per factor; empty means Both.
   bool propagate(OpId op, const OpShardingRule &rule, const std::vector<Participant> &operands,
-                 const std::vector<Participant> &results, const PropagationDirection *direction) {
+                 const std::vector<Participant> &results,
+                 const std::function<PropagationDirection(size_t)> &direction) {
     std::deque<TensorSharding> scratch;
     std::vector<const TensorSharding *> views;
     for (const Participant &p : operands) views.push_back(view(p, scratch));
@@ -579,10 +635,7 @@ private:
     FactorPropagationParams params;
     params.strategy = options_.strategy;
     params.conservative = options_.conservative;
-    if (direction) {
-      PropagationDirection d = *direction;
-      params.direction = [d](size_t) { return d; };
-    }
+    params.direction = direction;
     if (params.strategy == FactorStrategy::Aggressive)
       for (const Participant &p : operands) params.tensorElements.push_back(elementsOf(p));
     if (params.strategy == FactorStrategy::Aggressive)
@@ -695,6 +748,7 @@ private:
   std::vector<OpId> order_, edgeOps_, groupOps_, rulesToKeep_;
   std::deque<ManualAxesView> views_;
   std::vector<std::pair<uint32_t, TensorSharding>> originals_;
+  int opLevel_ = -1;  // op-priority level of the running fixpoint, -1: none
   std::vector<Edge> edges_;
   std::map<std::pair<OpId, uint32_t>, uint32_t> edgeOfUse_;
   std::map<OpId, uint32_t> edgeIndex_;
@@ -716,14 +770,27 @@ PassRegistration basicReg("sdy-basic-propagate",
                           [](Module &m, const PassOptions &o, Diagnostics &d) {
                             return runPass(m, o, d, FactorStrategy::Basic);
                           });
+PassRegistration opPriorityReg(
+    "sdy-op-priority-propagate",
+    "Propagate in three rounds of op priority (elementwise/reshape/transpose first, "
+    "then pass-through factors, then all), each with the aggressive strategy",
+    [](Module &m, const PassOptions &o, Diagnostics &d) {
+      PropagationOptions options;
+      options.strategy = FactorStrategy::Aggressive;
+      options.opPriorities = true;
+      options.conservative = o.getBool("conservative-propagation", false);
+      options.keepShardingRules = o.getBool("keep-sharding-rules", false);
+      return propagateShardings(m, options, d);
+    });
 PassRegistration userPriorityReg(
     "sdy-user-priority-propagate",
     "Propagate in rounds of user priority (p0 first, dimensions without one last), "
-    "each round with the aggressive strategy",
+    "each round with op priorities and the aggressive strategy",
     [](Module &m, const PassOptions &o, Diagnostics &d) {
       PropagationOptions options;
       options.strategy = FactorStrategy::Aggressive;
       options.userPriorities = true;
+      options.opPriorities = true;
       options.conservative = o.getBool("conservative-propagation", false);
       options.keepShardingRules = o.getBool("keep-sharding-rules", false);
       return propagateShardings(m, options, d);

@@ -15,9 +15,9 @@
 //   %arg1 gets [{"b", ?}, {?}] (the contracting factor), %0 gets
 //   [{"a", ?}, {?}] and so does the function result.
 //
-// Registered as `-sdy-basic-propagate`, `-sdy-aggressive-propagate` and
-// `-sdy-user-priority-propagate` (options `conservative-propagation`,
-// `keep-sharding-rules`).
+// Registered as `-sdy-basic-propagate`, `-sdy-aggressive-propagate`,
+// `-sdy-op-priority-propagate` and `-sdy-user-priority-propagate` (options
+// `conservative-propagation`, `keep-sharding-rules`).
 #pragma once
 
 #include "ir/Diagnostics.h"
@@ -37,6 +37,10 @@ struct PropagationOptions {
   // fixpoint; until its round a dimension is hidden (closed, empty, its axes
   // explicitly replicated). The output drops the priorities.
   bool userPriorities = false;
+  // Shardy's op priorities: each fixpoint runs three times, first through
+  // elementwise ops, reshapes and transposes only, then through every
+  // pass-through factor, then through everything.
+  bool opPriorities = false;
 };
 
 struct PropagationStats {
