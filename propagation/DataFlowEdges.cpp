@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "ir/Pass.h"
 
@@ -94,7 +96,28 @@ std::vector<std::string> manualAxesOf(const Module &m, OpId op) {
   return out;
 }
 
+namespace {
+
+// Replaces every use of the keys of `replace` in `func` by their values,
+// except the uses by `keep` ops (the edges reading their owner): one walk for
+// all edges instead of one per edge.
+void replaceUses(Module &m, OpId func, const std::unordered_map<ValueId, ValueId> &replace,
+                 const std::unordered_set<OpId> &keep) {
+  if (replace.empty()) return;
+  m.walk(func, [&](OpId op) {
+    if (keep.count(op)) return;
+    for (uint32_t i = 0; i < m.numOperands(op); ++i) {
+      auto it = replace.find(m.operand(op, i));
+      if (it != replace.end()) m.setOperand(op, i, it->second);
+    }
+  });
+}
+
+}  // namespace
+
 size_t addDataFlowEdges(Module &m) {
+  std::unordered_map<OpId, std::unordered_map<ValueId, ValueId>> replacePerFunc;
+  std::unordered_set<OpId> edgeOps;
   std::vector<OpId> owners;
   for (OpId func : m.functions())
     m.walk(func, [&](OpId op) {
@@ -117,8 +140,8 @@ size_t addDataFlowEdges(Module &m) {
           local = ManualAxesView::of(*in, manual).toLocal(*in);
         OpId e = makeEdge(m, args[i], local ? &*local : nullptr, op);
         m.insertOp(body, e, first);
-        m.replaceAllUsesWith(args[i], m.result(e), op);
-        m.setOperand(e, 0, args[i]);
+        replacePerFunc[func][args[i]] = m.result(e);
+        edgeOps.insert(e);
         ++added;
       }
     }
@@ -131,12 +154,13 @@ size_t addDataFlowEdges(Module &m) {
                                               : listEntry(m, op, "sdy.sharding", i);
       OpId e = makeEdge(m, r, s, op);
       m.insertOp(m.ops[op].parent, e, before);
-      m.replaceAllUsesWith(r, m.result(e), func);
-      m.setOperand(e, 0, r);
+      replacePerFunc[func][r] = m.result(e);
+      edgeOps.insert(e);
       ++added;
     }
     if (!isComputation && perValue != kNoAttr) m.removeAttr(op, "sdy.sharding");
   }
+  for (const auto &[func, replace] : replacePerFunc) replaceUses(m, func, replace, edgeOps);
   return added;
 }
 
@@ -148,6 +172,7 @@ size_t sinkDataFlowEdges(Module &m) {
     });
   // Result shardings per owner op, for ops that keep them as `sdy.sharding`.
   std::map<OpId, std::vector<std::optional<TensorSharding>>> perOwner;
+  std::unordered_map<OpId, std::unordered_map<ValueId, ValueId>> replacePerFunc;
   for (OpId e : edges) {
     if (m.numOperands(e) != 1 || m.numResults(e) != 1) continue;
     ValueId owner = m.operand(e, 0);
@@ -185,9 +210,10 @@ size_t sinkDataFlowEdges(Module &m) {
         list[info.index] = *s;
       }
     }
-    m.replaceAllUsesWith(m.result(e, 0), owner, scope);
+    replacePerFunc[scope][m.result(e, 0)] = owner;
     m.eraseOp(e);
   }
+  for (const auto &[func, replace] : replacePerFunc) replaceUses(m, func, replace, {});
   for (auto &[op, list] : perOwner) {
     std::vector<TensorSharding> all;
     const TensorSharding *any = nullptr;

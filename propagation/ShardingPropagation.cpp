@@ -13,6 +13,7 @@
 #include "propagation/DataFlowEdges.h"
 #include "propagation/ShardingGroups.h"
 #include "rules/OpShardingRuleRegistry.h"
+#include "rules/RuleCache.h"
 
 namespace autopart {
 
@@ -94,7 +95,6 @@ public:
     collectMeshes();
     slotOf_.assign(m_.values.size(), kNoSlot);
     uses_.resize(m_.values.size());
-    ruleCache_.resize(m_.ops.size());
     for (OpId func : m_.functions()) buildFunction(func);
     if (!buildEdges()) return false;
     buildGroups();
@@ -465,14 +465,15 @@ private:
     }
   }
 
+  // Valid until the next call (rules of ops the cache does not memoize are
+  // rebuilt each time).
   const OpShardingRule *ruleOf(OpId op) {
-    std::optional<std::optional<OpShardingRule>> &cached = ruleCache_[op];
-    if (!cached) {
+    if (!rules_) {
       RuleOptions ro;
       ro.conservativePropagation = options_.conservative;
-      cached = getOpShardingRule(m_, op, ro, nullptr);
+      rules_.emplace(m_, ro, nullptr);
     }
-    return *cached ? &**cached : nullptr;
+    return rules_->get(op);
   }
 
   // --- Op priorities ---------------------------------------------------------------
@@ -744,7 +745,7 @@ private:
   std::vector<uint32_t> slotOf_;
   std::map<OpId, std::vector<uint32_t>> funcResultSlots_;
   std::vector<std::vector<Use>> uses_;
-  std::vector<std::optional<std::optional<OpShardingRule>>> ruleCache_;
+  std::optional<RuleCache> rules_;
   std::vector<OpId> order_, edgeOps_, groupOps_, rulesToKeep_;
   std::deque<ManualAxesView> views_;
   std::vector<std::pair<uint32_t, TensorSharding>> originals_;
