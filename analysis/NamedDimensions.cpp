@@ -189,7 +189,11 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
           uint32_t n = node(v, int64_t(d));
           if (nodeSize[n] <= 1) continue;
           FactorKind kind = rule->kind(f);
-          if (kind == FactorKind::NeedReplication || rule->isBlocked(f)) {
+          // A size-1 major factor on a longer dimension means the op takes
+          // the dimension whole (a shape operand, a dimension the rule does
+          // not describe): it needs it replicated, like need-replication.
+          if (kind == FactorKind::NeedReplication || rule->isBlocked(f) ||
+              rule->factorSizes[size_t(f)] == 1) {
             replicatedHere[n] = true;
             replications.push_back({n, op});
             continue;

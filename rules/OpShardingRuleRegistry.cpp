@@ -67,7 +67,8 @@ const std::unordered_set<std::string_view> &ruleLessOps() {
       "stablehlo.send", "stablehlo.recv", "stablehlo.return", "func.return", "func.call",
       "func.func", "builtin.module", "sdy.mesh", "sdy.return", "sdy.manual_computation",
       "sdy.named_computation", "sdy.propagation_barrier", "sdy.sharding_group", "sdy.reshard",
-      "sdy.data_flow_edge", "sdy.constant", "arith.constant"};
+      "sdy.data_flow_edge", "sdy.constant", "arith.constant", "stablehlo.dynamic_iota",
+      "stablehlo.get_dimension_size", "stablehlo.async_start", "stablehlo.async_done"};
   return s;
 }
 
@@ -418,6 +419,45 @@ std::optional<OpShardingRule> rngBitGenerator(const Module &m, OpId op) {
   return b.build();
 }
 
+// batch_norm_inference / _training / _grad: the full-rank tensors (operand,
+// output, gradients) share every dimension; the per-feature tensors (scale,
+// offset, mean, variance and their gradients) follow the feature dimension.
+// Sharding a non-feature dimension in training or grad leaves the per-feature
+// statistics as partial sums; the factor is still pass-through because the
+// full-rank output is not partial, so the (small) all-reduce of the
+// statistics is the partitioner's, not the rule's.
+std::optional<OpShardingRule> batchNorm(const Module &m, OpId op) {
+  int64_t feature = intAttr(m, op, "feature_index", -1);
+  std::vector<int64_t> shape = shapeOf(m, m.operand(op, 0));
+  if (feature < 0 || size_t(feature) >= shape.size()) return std::nullopt;
+  auto dimsOf = [&](auto numTensors, auto valueAt, int64_t d) {
+    std::vector<int64_t> dims;
+    for (uint32_t i = 0; i < numTensors; ++i) {
+      size_t rank = shapeOf(m, valueAt(i)).size();
+      dims.push_back(rank == shape.size() ? d : (rank == 1 && d == feature ? 0 : kNullDim));
+    }
+    return dims;
+  };
+  RuleBuilder b(m, op);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    int64_t dd = int64_t(d);
+    b.addFactor(dimsOf(m.numOperands(op), [&](uint32_t i) { return m.operand(op, i); }, dd),
+                dimsOf(m.numResults(op), [&](uint32_t i) { return m.result(op, i); }, dd),
+                shape[d]);
+  }
+  return b.build();
+}
+
+// rng: the scalar bounds and the shape operand have nothing to shard; each
+// result dimension is free (every device draws its own shard).
+std::optional<OpShardingRule> rng(const Module &m, OpId op) {
+  std::vector<int64_t> out = shapeOf(m, m.result(op));
+  RuleBuilder b(m, op);
+  for (size_t d = 0; d < out.size(); ++d)
+    b.addFactor(std::vector<int64_t>(m.numOperands(op), kNullDim), {int64_t(d)}, out[d]);
+  return b.build();
+}
+
 // Whether a result of `op` feeds a rng_bit_generator (its state operand must
 // be replicated, so nothing may propagate into it). A scan of the enclosing
 // function: the custom calls that ask are rare.
@@ -586,19 +626,18 @@ std::optional<OpShardingRule> getOpShardingRule(const Module &m, OpId op, const 
     if (s == "all_gather" || s == "all_to_all" || s == "reduce_scatter") return collective(m, op);
     if (s == "custom_call") return customCall(m, op, diags);
     if (s == "composite") return compositeRule(m, op, o, diags);
-    if (s == "batch_norm_inference") {
-      // Operand and result share all dims; scale/offset/mean/variance follow
-      // the feature dimension.
-      int64_t feature = intAttr(m, op, "feature_index", 0);
-      std::vector<int64_t> shape = shapeOf(m, m.operand(op, 0));
-      RuleBuilder b(m, op);
-      for (size_t d = 0; d < shape.size(); ++d) {
-        std::vector<int64_t> dims(m.numOperands(op), int64_t(d) == feature ? 0 : kNullDim);
-        dims[0] = int64_t(d);
-        b.addFactor(dims, {int64_t(d)}, shape[d]);
-      }
-      return b.build();
-    }
+    if (s.starts_with("batch_norm_")) return batchNorm(m, op);
+    if (s == "uniform_quantize" || s == "uniform_dequantize" || s == "collective_broadcast")
+      return pointwise(m, op);
+    if (s == "rng") return rng(m, op);
+    // The dynamic forms, once their shapes are static (checked above), shard
+    // like their static counterparts; the shape operands are tiny and get
+    // factors of their own.
+    if (s == "dynamic_broadcast_in_dim") return broadcastInDim(m, op);
+    if (s == "dynamic_reshape") return reshapeRule(m, op);
+    if (s == "dynamic_pad") return sliceLike(m, op, o, m.operand(op, 0), m.result(op));
+    if (s == "dynamic_gather") return gatherRule(m, op);
+    if (s == "dynamic_conv") return convolutionRule(m, op, o);
   }
   if (name == "sdy.sharding_constraint" || name.starts_with("sdy.all_") ||
       name == "sdy.reduce_scatter" || name == "sdy.collective_permute")
