@@ -127,6 +127,10 @@ StepSummary Simulator::summary() const {
 }
 
 StepSummary Simulator::evaluate() {
+  // Several changed values may share a site; evaluate each once (sorted here,
+  // not per setSharding, so changing n values costs n log n, not n^2).
+  std::sort(stale_.begin(), stale_.end());
+  stale_.erase(std::unique(stale_.begin(), stale_.end()), stale_.end());
   for (size_t i : stale_) evaluateSite(i);
   stale_.clear();
   return summary();
@@ -148,9 +152,6 @@ void Simulator::setSharding(ValueId v, std::optional<TensorSharding> s) {
   else
     shardings_.clear(v);
   markStale(v);
-  // Several changed values may share a site; evaluate each once.
-  std::sort(stale_.begin(), stale_.end());
-  stale_.erase(std::unique(stale_.begin(), stale_.end()), stale_.end());
 }
 
 double Simulator::deltaAssign(std::span<const DimRef> dims, const AxisRef &axis) {

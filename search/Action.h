@@ -1,0 +1,91 @@
+// The search's decision space, after TOAST: every action assigns one name of
+// the named-dimension analysis (analysis/NamedDimensions.h) to one mesh axis,
+// or picks which dimension keeps a conflicting name. A plan is the set of
+// actions applied; stopping is the search's own choice, not an action here.
+//
+//   n2 = the MLP hidden name (w1 dim 1, h dim 1, w2 dim 0, their gradients,
+//        optimizer state), mesh data=8, model=4
+//   ShardName(n2, model)    every member dimension of n2 split over "model"
+//                           (Megatron's column/row split, activations too)
+//   ShardAtRest(g, data)    the parameters and optimizer state whose
+//                           at-rest dimension has name n2, split over "data"
+//                           at the arguments only; the program gathers them
+//                           before use (FSDP / ZeRO-3)
+//   ResolveConflict(c)      `x @ xᵀ` puts one name on both dimensions of x;
+//                           by default the lower dimension keeps it, this
+//                           action gives it to the other one
+//
+// At-rest groups: an argument sharded only where it is stored costs one
+// all-gather of the whole argument whichever dimension is split, so each
+// non-data argument gets one at-rest dimension per axis (its largest
+// dimension divisible by the axis, as FSDP picks it), and the arguments whose
+// at-rest dimensions share a name form one group: a weight, its bias and its
+// optimizer state move together, as they must to avoid resharding in the
+// update.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/NamedDimensions.h"
+#include "ir/Module.h"
+#include "ir/Sharding.h"
+#include "tactics/NamePropagation.h"
+
+namespace autopart {
+
+enum class ActionKind : uint8_t { ShardName, ShardAtRest, ResolveConflict };
+
+struct Action {
+  ActionKind kind = ActionKind::ShardName;
+  uint32_t target = 0;  // NameId (ShardName), rest group, or conflict index
+  int axis = -1;        // index into ActionSpace::axes; -1 for ResolveConflict
+};
+
+struct SearchAxis {
+  std::string name;
+  int64_t size = 1;
+  int meshIndex = 0;  // position in the mesh (canonical axis order)
+};
+
+struct RestGroup {
+  NameId32 name = kNoDimName;  // kNoDimName: one argument without a name
+  int axis = 0;
+  std::vector<DimRef> members;  // (argument, at-rest dimension)
+  int64_t bytes = 0;
+};
+
+// Everything that does not change during a search: the candidate actions
+// (ordered by prior, largest first), the axes, the at-rest groups and which
+// values are fixed by the input.
+class ActionSpace {
+public:
+  // `axes`: the mesh axes the search may use (empty: all). `base` is the
+  // state the search starts from (earlier tactics, input annotations).
+  static ActionSpace build(const Module &m, OpId func, const NamedDimensions &names, const Mesh &mesh,
+                           const std::string &meshName, const std::vector<std::string> &axes,
+                           const ShardingVector &base);
+
+  const Module *m = nullptr;
+  OpId func = kNone;
+  const NamedDimensions *names = nullptr;
+  Mesh mesh;
+  std::string meshName;
+  std::vector<SearchAxis> axes;
+  std::vector<RestGroup> restGroups;
+  std::vector<Action> actions;
+  std::vector<double> prior;       // parallel to actions: bytes the action covers
+  std::vector<bool> fixed;         // per ValueId: sharding given by the input
+  ShardingVector base;
+  // Per conflict: the other conflicts on the same (name, value).
+  std::vector<std::vector<uint32_t>> conflictSiblings;
+  // Per name: its conflicts.
+  std::vector<std::vector<uint32_t>> conflictsOfName;
+
+  size_t size() const { return actions.size(); }
+  // `shard n12 (size 4096, 3 tensors: params['w1'] dim 1, ...) on "model"`.
+  std::string describe(uint32_t id) const;
+};
+
+}  // namespace autopart

@@ -1,0 +1,141 @@
+// The action space is rich enough to reach every expert tactic's plan: for
+// each schedule, actions are applied greedily as long as what they add stays
+// inside the expert plan, and the result must equal the expert plan exactly.
+#include "search/SearchState.h"
+
+#include "tests/search/SearchFixtures.h"
+
+namespace autopart {
+namespace {
+
+using testing::expertPlan;
+using testing::parseProgram;
+using testing::sameSharding;
+
+// Every axis `state` puts on a value is in `target` at the same dimension.
+bool within(const ShardingVector &state, const ShardingVector &target) {
+  for (size_t v = 0; v < state.size(); ++v) {
+    if (!state[v]) continue;
+    for (size_t d = 0; d < state[v]->dims.size(); ++d)
+      for (const AxisRef &a : state[v]->dims[d].axes) {
+        if (!target[v] || d >= target[v]->dims.size()) return false;
+        const std::vector<AxisRef> &t = target[v]->dims[d].axes;
+        if (std::find(t.begin(), t.end(), a) == t.end()) return false;
+      }
+  }
+  return true;
+}
+
+// Applies actions that keep the state within `target` until none does.
+std::vector<uint32_t> reach(SearchState &st, const ShardingVector &target) {
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    for (uint32_t id = 0; id < st.space().size(); ++id) {
+      if (!st.legal(id)) continue;
+      st.apply(id);
+      if (within(st.shardings(), target)) {
+        progress = true;
+      } else {
+        st.undo();
+      }
+    }
+  }
+  return st.path();
+}
+
+struct Case {
+  const char *program;
+  const char *tactics;
+};
+
+class ExpertReachable : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ExpertReachable, BySequenceOfActions) {
+  auto m = parseProgram(GetParam().program);
+  ASSERT_TRUE(m);
+  NamedDimensions names = analyzeNamedDimensions(*m);
+  Mesh mesh{{{"data", 2}, {"model", 4}}, {}};
+  ShardingVector expert = expertPlan(*m, names, mesh, GetParam().tactics);
+  ActionSpace space = ActionSpace::build(*m, findEntryFunction(*m), names, mesh, "mesh", {},
+                                         ShardingVector(m->values.size()));
+  SearchState st(space, DeviceParams{});
+  std::vector<uint32_t> path = reach(st, expert);
+  EXPECT_FALSE(path.empty());
+  size_t sharded = 0;
+  for (size_t v = 0; v < expert.size(); ++v) {
+    sharded += !sameSharding(expert[v], std::nullopt);
+    EXPECT_TRUE(sameSharding(st.shardings()[v], expert[v]))
+        << GetParam().tactics << ": value " << v << " expert "
+        << (expert[v] ? expert[v]->str() : "none") << " reached "
+        << (st.shardings()[v] ? st.shardings()[v]->str() : "none");
+  }
+  EXPECT_GT(sharded, 0u);
+  // The path is replayable from the base state and gives the same plan.
+  ShardingVector reached = st.shardings();
+  st.reset();
+  EXPECT_EQ(st.applyAll(path), path.size());
+  for (size_t v = 0; v < reached.size(); ++v) EXPECT_TRUE(sameSharding(st.shardings()[v], reached[v]));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Tactics, ExpertReachable,
+    ::testing::Values(Case{testing::kMlpStep, "dp"}, Case{testing::kMlpStep, "fsdp"},
+                      Case{testing::kMlpStep, "megatron"}, Case{testing::kMlpStep, "dp,megatron"},
+                      Case{testing::kMlpStep, "fsdp,megatron"}, Case{testing::kMlpStep, "dp,fsdp"},
+                      Case{testing::kTransformerBlock, "dp"}, Case{testing::kTransformerBlock, "fsdp"},
+                      Case{testing::kTransformerBlock, "megatron"},
+                      Case{testing::kTransformerBlock, "dp,megatron"},
+                      Case{testing::kTransformerBlock, "fsdp,megatron"}));
+
+TEST(ActionSpace, LegalityAxisDividesAndUsedOnce) {
+  auto m = parseProgram(testing::kMlpStep);
+  NamedDimensions names = analyzeNamedDimensions(*m);
+  Mesh mesh{{{"data", 2}, {"model", 3}}, {}};
+  ActionSpace space = ActionSpace::build(*m, findEntryFunction(*m), names, mesh, "mesh", {},
+                                         ShardingVector(m->values.size()));
+  // No name of size 64, 512 or 2048 is divisible by 3: no action uses "model".
+  for (const Action &a : space.actions) EXPECT_NE(a.axis, 1);
+  SearchState st(space, DeviceParams{});
+  // After one ShardName on "data", no other action touching those values
+  // may use "data" again.
+  uint32_t first = 0;
+  while (space.actions[first].kind != ActionKind::ShardName) ++first;
+  ASSERT_TRUE(st.legal(first));
+  st.apply(first);
+  EXPECT_FALSE(st.legal(first));
+  for (size_t v = 0; v < st.shardings().size(); ++v)
+    if (st.shardings()[v]) {
+      EXPECT_EQ(st.shardings()[v]->verify(mesh, int64_t(st.shardings()[v]->rank())), "");
+    }
+  st.undo();
+  for (const auto &s : st.shardings()) EXPECT_FALSE(s);
+}
+
+TEST(ActionSpace, InputShardingIsFixed) {
+  std::string text = testing::kMlpStep;
+  // w1 comes sharded by the input: no action may change it.
+  size_t at = text.find("{jax.arg_info = \"params['w1']\"}");
+  text.replace(at, std::string("{jax.arg_info = \"params['w1']\"}").size(),
+               "{jax.arg_info = \"params['w1']\", sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}");
+  text = "sdy.mesh @mesh = <[\"data\"=2, \"model\"=4]>\n" + text;
+  auto m = parseProgram(text.c_str());
+  ASSERT_TRUE(m);
+  NamedDimensions names = analyzeNamedDimensions(*m);
+  Mesh mesh{{{"data", 2}, {"model", 4}}, {}};
+  OpId func = findEntryFunction(*m);
+  ShardingVector base(m->values.size());
+  seedFromInput(*m, func, base);
+  ActionSpace space = ActionSpace::build(*m, func, names, mesh, "mesh", {}, base);
+  SearchState st(space, DeviceParams{});
+  ValueId w1 = FuncView{*m, func}.args()[0];
+  for (uint32_t id = 0; id < space.size(); ++id) {
+    if (!st.legal(id)) continue;
+    st.apply(id);
+    EXPECT_TRUE(sameSharding(st.shardings()[w1], std::nullopt)) << space.describe(id);
+    st.undo();
+  }
+}
+
+}  // namespace
+}  // namespace autopart
