@@ -1,0 +1,306 @@
+#include "search/Mcts.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <unordered_map>
+
+#include <unistd.h>
+
+namespace autopart {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Order-independent hash of an action set (Zobrist): fixed per action id,
+// independent of the search seed.
+uint64_t actionHash(uint32_t id) {
+  uint64_t z = (uint64_t(id) + 1) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+struct Progress {
+  std::mutex mu;
+  std::atomic<int64_t> iterations{0};
+  bool have = false;
+  PlanCost best;
+  void offer(const PlanCost &c) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!have || c.betterThan(best)) {
+      best = c;
+      have = true;
+    }
+  }
+};
+
+class Worker {
+public:
+  Worker(const SearchState &start, const MctsOptions &o, uint64_t seed, double baseStep, int64_t devices,
+         double capacity, Progress &progress)
+      : state_(start), o_(o), rng_(seed), baseStep_(baseStep), devices_(double(devices)),
+        capacity_(capacity), progress_(progress) {}
+
+  void run(int64_t iterations, Clock::time_point deadline) {
+    root_ = nodeForState();
+    for (int64_t i = 0; i < iterations; ++i) {
+      if (Clock::now() >= deadline) {
+        timedOut_ = true;
+        break;
+      }
+      iterate();
+      ++iterations_;
+      progress_.iterations.fetch_add(1, std::memory_order_relaxed);
+    }
+    state_.reset();
+  }
+
+  bool haveBest = false;
+  PlanCost bestCost;
+  std::vector<uint32_t> bestPath;
+  int64_t iterations_ = 0;
+  bool timedOut_ = false;
+  size_t nodes() const { return nodes_.size(); }
+  size_t evaluations() const { return state_.evaluations(); }
+
+private:
+  struct Node {
+    std::vector<uint32_t> legal;  // in prior order
+    std::vector<int32_t> child;   // parallel to the expanded prefix of legal
+    double visits = 1, total = 0, best = -2;
+    double stopReward = 0, stopVisits = 1;
+  };
+
+  double reward(const PlanCost &c) const {
+    if (!c.feasible) return -(1.0 - capacity_ / std::max(1.0, double(c.peakBytes)));
+    if (c.stepSeconds <= 0) return 1;
+    return std::min(1.0, baseStep_ / c.stepSeconds / devices_);
+  }
+
+  void consider(const PlanCost &c) {
+    if (!haveBest || c.betterThan(bestCost)) {
+      haveBest = true;
+      bestCost = c;
+      bestPath = state_.path();
+      progress_.offer(c);
+    }
+  }
+
+  // The node of the current state, created (and priced) if new.
+  int32_t nodeForState() {
+    std::vector<uint32_t> key = state_.key();
+    uint64_t h = 0;
+    for (uint32_t id : key) h ^= actionHash(id);
+    std::vector<std::pair<std::vector<uint32_t>, int32_t>> &bucket = table_[h];
+    for (const auto &[k, n] : bucket)
+      if (k == key) return n;
+    Node node;
+    for (uint32_t id = 0; id < state_.space().size(); ++id)
+      if (state_.legal(id)) node.legal.push_back(id);
+    PlanCost c = state_.evaluate();
+    consider(c);
+    node.stopReward = reward(c);
+    node.total = node.best = node.stopReward;
+    nodes_.push_back(std::move(node));
+    bucket.emplace_back(std::move(key), int32_t(nodes_.size() - 1));
+    return int32_t(nodes_.size() - 1);
+  }
+
+  // Applies `id` as the path's action at `depth`, reusing the state the
+  // previous iteration left when it agrees.
+  void step(size_t depth, uint32_t id) {
+    if (state_.path().size() > depth && state_.path()[depth] == id) return;
+    while (state_.path().size() > depth) state_.undo();
+    state_.apply(id);
+  }
+
+  double rollout(const Node &from) {
+    std::vector<uint32_t> order = from.legal;
+    std::shuffle(order.begin(), order.end(), rng_);
+    std::uniform_real_distribution<double> coin(0, 1);
+    size_t depth = state_.path().size();
+    for (uint32_t id : order)
+      if (coin(rng_) < o_.rolloutTake && state_.legal(id)) state_.apply(id);
+    if (state_.path().size() == depth) return from.stopReward;
+    PlanCost c = state_.evaluate();
+    consider(c);
+    while (state_.path().size() > depth) state_.undo();
+    return reward(c);
+  }
+
+  void iterate() {
+    std::vector<int32_t> trail{root_};
+    size_t depth = 0;
+    double r = 0;
+    for (;;) {
+      Node &node = nodes_[size_t(trail.back())];
+      size_t allowed = std::min(node.legal.size(), size_t(1 + 2 * std::sqrt(node.visits)));
+      if (node.child.size() < allowed) {
+        uint32_t id = node.legal[node.child.size()];
+        step(depth, id);
+        ++depth;
+        int32_t c = nodeForState();
+        nodes_[size_t(trail.back())].child.push_back(c);
+        trail.push_back(c);
+        r = rollout(nodes_[size_t(c)]);
+        break;
+      }
+      // UCT over the expanded children and stopping here.
+      double logN = std::log(node.visits);
+      auto score = [&](double q, double n) { return q + o_.exploration * std::sqrt(logN / n); };
+      double bestScore = score(node.stopReward, node.stopVisits);
+      int chosen = -1;
+      for (size_t k = 0; k < node.child.size(); ++k) {
+        const Node &ch = nodes_[size_t(node.child[k])];
+        double q = 0.5 * (ch.total / ch.visits + ch.best);
+        double s = score(q, ch.visits);
+        if (s > bestScore) {
+          bestScore = s;
+          chosen = int(k);
+        }
+      }
+      if (chosen < 0) {
+        node.stopVisits += 1;
+        r = node.stopReward;
+        break;
+      }
+      step(depth, node.legal[size_t(chosen)]);
+      ++depth;
+      trail.push_back(node.child[size_t(chosen)]);
+      if (nodes_[size_t(trail.back())].legal.empty()) {
+        r = nodes_[size_t(trail.back())].stopReward;
+        break;
+      }
+    }
+    for (int32_t n : trail) {
+      Node &node = nodes_[size_t(n)];
+      node.visits += 1;
+      node.total += r;
+      node.best = std::max(node.best, r);
+    }
+  }
+
+  SearchState state_;
+  const MctsOptions &o_;
+  std::mt19937_64 rng_;
+  double baseStep_, devices_, capacity_;
+  Progress &progress_;
+  std::vector<Node> nodes_;
+  std::unordered_map<uint64_t, std::vector<std::pair<std::vector<uint32_t>, int32_t>>> table_;
+  int32_t root_ = 0;
+};
+
+// Hill climbing from `path`: add the first action, or drop the first one,
+// that improves the plan, until neither does or time runs out.
+void polish(SearchState &st, std::vector<uint32_t> &path, PlanCost &cost, Clock::time_point deadline) {
+  bool improved = true;
+  while (improved && Clock::now() < deadline) {
+    improved = false;
+    for (uint32_t id = 0; id < st.space().size() && Clock::now() < deadline; ++id) {
+      if (!st.legal(id)) continue;
+      st.apply(id);
+      PlanCost c = st.evaluate();
+      if (c.betterThan(cost)) {
+        cost = c;
+        path = st.path();
+        improved = true;
+      } else {
+        st.undo();
+      }
+    }
+    for (size_t i = 0; i < path.size() && Clock::now() < deadline; ++i) {
+      std::vector<uint32_t> fewer = path;
+      fewer.erase(fewer.begin() + std::ptrdiff_t(i));
+      st.reset();
+      st.applyAll(fewer);
+      PlanCost c = st.evaluate();
+      if (c.betterThan(cost)) {
+        cost = c;
+        path = st.path();
+        improved = true;
+        --i;
+      }
+    }
+    st.reset();
+    st.applyAll(path);
+  }
+}
+
+}  // namespace
+
+MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const MctsOptions &o) {
+  Clock::time_point start = Clock::now();
+  Clock::time_point deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.seconds));
+  space.m->lineCol(0);  // fills the module's lazy line table before threads read it
+  SearchState base(space, device);
+  PlanCost baseCost = base.evaluate();
+  Progress progress;
+  progress.offer(baseCost);
+
+  int threads = std::max(1, o.threads);
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (int t = 0; t < threads; ++t)
+    workers.push_back(std::make_unique<Worker>(base, o, o.seed * 0x9E3779B97F4A7C15ull + uint64_t(t) + 1,
+                                               baseCost.stepSeconds, space.mesh.numDevices(), device.hbmCapacity,
+                                               progress));
+  std::atomic<bool> done{false};
+  std::thread reporter;
+  if (o.progress && isatty(2)) {
+    reporter = std::thread([&] {
+      while (!done.load()) {
+        {
+          std::lock_guard<std::mutex> lock(progress.mu);
+          std::fprintf(stderr, "\rmcts: %lld iterations, best step %.3f ms, %.2f GiB%s, %.1f s   ",
+                       (long long)progress.iterations.load(), progress.best.stepSeconds * 1e3,
+                       double(progress.best.peakBytes) / (1024.0 * 1024 * 1024),
+                       progress.best.feasible ? "" : " (over memory)",
+                       std::chrono::duration<double>(Clock::now() - start).count());
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      }
+      std::fprintf(stderr, "\n");
+    });
+  }
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    int64_t share = o.iterations / threads + (t < o.iterations % threads ? 1 : 0);
+    pool.emplace_back([&, t, share] { workers[size_t(t)]->run(share, deadline); });
+  }
+  for (std::thread &th : pool) th.join();
+  done = true;
+  if (reporter.joinable()) reporter.join();
+
+  MctsResult r;
+  r.cost = baseCost;
+  for (const auto &w : workers) {
+    r.iterations += w->iterations_;
+    r.evaluations += int64_t(w->evaluations());
+    r.nodes += w->nodes();
+    r.timedOut |= w->timedOut_;
+    if (w->haveBest && w->bestCost.betterThan(r.cost)) {
+      r.cost = w->bestCost;
+      r.actions = w->bestPath;
+    }
+  }
+  SearchState st = base;
+  st.applyAll(r.actions);
+  if (o.polish) {
+    // The polish gets what is left of the time budget, at least a tenth.
+    Clock::time_point polishEnd = std::max(deadline, Clock::now() + (deadline - start) / 10);
+    size_t before = st.evaluations();
+    polish(st, r.actions, r.cost, polishEnd);
+    r.evaluations += int64_t(st.evaluations() - before);
+  }
+  r.shardings = st.shardings();
+  r.evaluations += 1;
+  return r;
+}
+
+}  // namespace autopart

@@ -1,0 +1,56 @@
+// Monte Carlo Tree Search over the action space (search/Action.h), TOAST's
+// automatic partitioner. A node is a set of applied actions (a transposition
+// table merges the orders that reach the same set); its children are the
+// legal actions, expanded in prior order (bytes the action covers, largest
+// first) as the node's visits grow (progressive widening), plus "stop here".
+// Each iteration walks the tree by UCT, expands one child, finishes the plan
+// with a random rollout and backs the reward up:
+//
+//   reward(feasible)   = min(1, base step / step / devices)   in (0, 1]
+//   reward(infeasible) = -(1 - HBM / peak)                     in (-1, 0)
+//
+// so an over-memory plan never beats one that fits, and among them less
+// memory is better. Q is the mean of mean and best reward (plans are
+// deterministic, the best one found below a node matters). Root
+// parallelism: each thread grows its own tree on its own SearchState copy
+// with its own seed and iteration share; the best plan over threads (ties to
+// the lower thread) is then polished by hill climbing (add one action or drop
+// one while the plan improves). With an iteration budget the result depends
+// only on the seed; a time budget that cuts the search short does not.
+//
+//   MctsOptions o;  o.iterations = 2000;  o.seed = 1;
+//   MctsResult r = runMcts(space, device, o);
+//   r.actions -> [shard n0 on "data", shard n6 on "model", ...]
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "search/SearchState.h"
+
+namespace autopart {
+
+struct MctsOptions {
+  double exploration = 0.7;
+  int64_t iterations = 2000;  // over all threads
+  double seconds = 30;        // wall-clock cap
+  uint64_t seed = 0;
+  int threads = 2;
+  bool progress = false;      // progress line on stderr
+  double rolloutTake = 0.5;   // chance a rollout takes each legal action
+  bool polish = true;
+};
+
+struct MctsResult {
+  std::vector<uint32_t> actions;  // in the order to apply them
+  PlanCost cost;
+  ShardingVector shardings;
+  int64_t iterations = 0;
+  int64_t evaluations = 0;
+  size_t nodes = 0;
+  bool timedOut = false;
+};
+
+MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const MctsOptions &options);
+
+}  // namespace autopart

@@ -1,0 +1,114 @@
+// The built-in planning methods of `autopart search` (registry:
+// search/SearchMethod.h): the MCTS search, the exhaustive, greedy and random
+// baselines, and the expert tactic schedules applied by tactics/.
+#include <chrono>
+
+#include "search/Baselines.h"
+#include "search/Mcts.h"
+#include "search/SearchMethod.h"
+#include "tactics/ApplySchedule.h"
+
+namespace autopart {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Clock::time_point deadlineOf(const SearchBudget &b) {
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(b.seconds));
+}
+
+SearchOutcome fromBaseline(const ActionSpace &space, BaselineResult r) {
+  SearchOutcome out;
+  out.shardings = std::move(r.shardings);
+  for (uint32_t id : r.actions) out.actions.push_back(space.describe(id));
+  out.evaluations = r.evaluations;
+  out.complete = r.complete;
+  return out;
+}
+
+SearchMethodRegistration mcts("mcts", "Monte Carlo Tree Search over the named-dimension actions", {"search"},
+                              [](const SearchProblem &p, const SearchBudget &b) {
+                                ActionSpace space = buildActionSpace(p);
+                                MctsOptions o;
+                                o.exploration = b.exploration;
+                                if (b.iterations > 0) o.iterations = b.iterations;
+                                o.seconds = b.seconds;
+                                o.seed = b.seed;
+                                o.threads = b.threads;
+                                o.progress = b.progress;
+                                MctsResult r = runMcts(space, p.device, o);
+                                SearchOutcome out;
+                                out.shardings = std::move(r.shardings);
+                                for (uint32_t id : r.actions) out.actions.push_back(space.describe(id));
+                                out.evaluations = r.evaluations;
+                                out.iterations = r.iterations;
+                                out.complete = !r.timedOut;
+                                if (r.timedOut) out.note = "time budget reached";
+                                return out;
+                              });
+
+SearchMethodRegistration exhaustive("exhaustive", "Every legal set of actions (small spaces: the true optimum)",
+                                    {"baseline"}, [](const SearchProblem &p, const SearchBudget &b) {
+                                      ActionSpace space = buildActionSpace(p);
+                                      int64_t maxStates = b.iterations > 0 ? b.iterations : 1000000;
+                                      SearchOutcome out = fromBaseline(
+                                          space, runExhaustive(space, p.device, maxStates, deadlineOf(b)));
+                                      if (!out.complete) out.note = "did not finish: best of the states visited";
+                                      return out;
+                                    });
+
+SearchMethodRegistration greedy("greedy", "Apply the most improving action until none improves", {"baseline"},
+                                [](const SearchProblem &p, const SearchBudget &b) {
+                                  ActionSpace space = buildActionSpace(p);
+                                  SearchOutcome out = fromBaseline(space, runGreedy(space, p.device, deadlineOf(b)));
+                                  if (!out.complete) out.note = "time budget reached";
+                                  return out;
+                                });
+
+SearchMethodRegistration random("random", "Best of N random plans", {"baseline"},
+                                [](const SearchProblem &p, const SearchBudget &b) {
+                                  ActionSpace space = buildActionSpace(p);
+                                  int64_t samples = b.iterations > 0 ? b.iterations : 1000;
+                                  SearchOutcome out = fromBaseline(
+                                      space, runRandom(space, p.device, samples, b.seed, deadlineOf(b)));
+                                  if (!out.complete) out.note = "time budget reached";
+                                  return out;
+                                });
+
+// An expert schedule from tactics/, applied on top of the problem's base.
+SearchMethodFn expert(std::string schedule) {
+  return [schedule](const SearchProblem &p, const SearchBudget &) {
+    SearchOutcome out;
+    std::string err;
+    std::optional<TacticSchedule> s = parseTacticSchedule(schedule, p.mesh, &err);
+    if (!s) {
+      out.found = false;
+      out.note = err;
+      return out;
+    }
+    out.shardings = p.base;
+    ScheduleContext ctx{p.m, p.func, p.mesh, p.meshName, p.names};
+    std::optional<nlohmann::json> report = applySchedule(ctx, *s, out.shardings, AutoTacticFn{}, &err);
+    if (!report) {
+      out.found = false;
+      out.note = err;
+      return out;
+    }
+    for (const nlohmann::json &e : *report)
+      out.actions.push_back(e["tactic"].get<std::string>() + " on \"" + e["axis"].get<std::string>() + "\": " +
+                            std::to_string(e["dims_sharded"].get<int64_t>()) + " dims");
+    return out;
+  };
+}
+
+SearchMethodRegistration dp("dp", "Expert: batch parallelism", {"expert"}, expert("dp"));
+SearchMethodRegistration fsdp("fsdp", "Expert: ZeRO-3 / FSDP", {"expert"}, expert("fsdp"));
+SearchMethodRegistration megatron("megatron", "Expert: Megatron tensor parallelism", {"expert"}, expert("megatron"));
+SearchMethodRegistration dpMegatron("dp+megatron", "Expert: batch + Megatron", {"expert"}, expert("dp,megatron"));
+SearchMethodRegistration fsdpMegatron("fsdp+megatron", "Expert: FSDP + Megatron", {"expert"},
+                                      expert("fsdp,megatron"));
+
+}  // namespace
+
+}  // namespace autopart

@@ -1,0 +1,45 @@
+#include "search/SearchMethod.h"
+
+#include <chrono>
+
+namespace autopart {
+
+std::vector<SearchMethodInfo> &searchMethodRegistry() {
+  static std::vector<SearchMethodInfo> r;
+  return r;
+}
+
+const SearchMethodInfo *findSearchMethod(const std::string &name) {
+  for (const SearchMethodInfo &m : searchMethodRegistry())
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+SearchMethodRegistration::SearchMethodRegistration(std::string name, std::string description,
+                                                   std::vector<std::string> tags, SearchMethodFn run) {
+  searchMethodRegistry().push_back({std::move(name), std::move(description), std::move(tags), std::move(run)});
+}
+
+ActionSpace buildActionSpace(const SearchProblem &p) {
+  return ActionSpace::build(p.m, p.func, p.names, p.mesh, p.meshName, p.axes, p.base);
+}
+
+PlanCost priceShardings(const SearchProblem &p, const ShardingVector &shardings) {
+  ActionSpace space = ActionSpace::build(p.m, p.func, p.names, p.mesh, p.meshName, p.axes, shardings);
+  SearchState st(space, p.device);
+  return st.evaluate();
+}
+
+SearchOutcome runSearchMethod(const SearchMethodInfo &method, const SearchProblem &problem,
+                              const SearchBudget &budget) {
+  auto start = std::chrono::steady_clock::now();
+  SearchOutcome out = method.run(problem, budget);
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (out.found) {
+    out.shardings.resize(problem.m.values.size());
+    out.cost = priceShardings(problem, out.shardings);
+  }
+  return out;
+}
+
+}  // namespace autopart

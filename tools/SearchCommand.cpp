@@ -1,0 +1,256 @@
+// `autopart search FILE --mesh data=8,model=4 [--device h100-80gb]
+//  [--method mcts|exhaustive|greedy|random|expert|all|NAME,...]
+//  [--time-budget S] [--iterations N] [--seed N] [--json] [-o plan.mlir]`:
+// plans the program with each chosen method (search/SearchMethod.h) and
+// prints, on one cost model, every plan's step time, peak memory, whether it
+// fits, and how long the method took. `-o` writes the first method's plan
+// as the annotated program (as `autopart plan` writes it).
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "ir/Printer.h"
+#include "lower/AnnotateModule.h"
+#include "search/SearchMethod.h"
+#include "sim/Hardware.h"
+#include "tactics/ApplySchedule.h"
+#include "tools/Command.h"
+#include "tools/LoadModule.h"
+#include "tools/MeshSpec.h"
+
+namespace autopart {
+namespace {
+
+struct SearchOptions {
+  std::string file;
+  std::string mesh;
+  std::string device = "h100-80gb";
+  std::string method = "mcts";
+  std::string output;
+  std::string function;
+  double timeBudget = 30;
+  int64_t iterations = 0;
+  uint64_t seed = 0;
+  double exploration = 0.7;
+  int threads = 2;
+  bool json = false;
+};
+
+std::string seconds(double s) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(3);
+  if (s >= 1) o << s << " s";
+  else if (s >= 1e-3) o << s * 1e3 << " ms";
+  else o << s * 1e6 << " us";
+  return o.str();
+}
+
+std::string gib(double b) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(2) << b / (1024.0 * 1024 * 1024) << " GiB";
+  return o.str();
+}
+
+bool hasTag(const SearchMethodInfo &m, const std::string &tag) {
+  return std::find(m.tags.begin(), m.tags.end(), tag) != m.tags.end();
+}
+
+// `mcts,expert` -> the methods in that order; groups: all, expert, baseline.
+std::vector<const SearchMethodInfo *> selectMethods(const std::string &spec, std::string *error) {
+  std::vector<const SearchMethodInfo *> out;
+  auto add = [&](const SearchMethodInfo *m) {
+    if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
+  };
+  std::stringstream ss(spec);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item.empty()) continue;
+    if (item == "all" || item == "expert" || item == "baseline") {
+      if (item == "all") add(findSearchMethod("mcts"));
+      for (const SearchMethodInfo &m : searchMethodRegistry())
+        if (item == "all" || hasTag(m, item)) add(&m);
+      continue;
+    }
+    const SearchMethodInfo *m = findSearchMethod(item);
+    if (!m) {
+      *error = "unknown method '" + item + "' (known:";
+      for (const SearchMethodInfo &k : searchMethodRegistry()) *error += " " + k.name;
+      *error += ", expert, baseline, all)";
+      return {};
+    }
+    add(m);
+  }
+  if (out.empty()) *error = "no method given";
+  return out;
+}
+
+int runSearch(const SearchOptions &o) {
+  std::string err;
+  std::vector<const SearchMethodInfo *> methods = selectMethods(o.method, &err);
+  if (methods.empty()) {
+    std::cerr << "autopart search: error: --method: " << err << "\n";
+    return 1;
+  }
+  std::unique_ptr<Module> m = loadModule(o.file);
+  if (!m) return 1;
+  std::string meshName = "mesh";
+  std::optional<Mesh> mesh;
+  if (auto found = findModuleMesh(*m)) {
+    meshName = found->first;
+    mesh = found->second;
+  }
+  if (!o.mesh.empty()) {
+    mesh = parseMeshSpec(o.mesh, &err);
+    if (!mesh) {
+      std::cerr << "autopart search: error: --mesh: " << err << "\n";
+      return 1;
+    }
+  }
+  if (!mesh) {
+    std::cerr << "autopart search: error: no mesh: pass --mesh (e.g. data=8,model=4) or put an sdy.mesh in "
+                 "the input\n";
+    return 1;
+  }
+  std::optional<Hardware> hw = loadHardware(o.device, &err);
+  if (!hw) {
+    std::cerr << "autopart search: error: --device: " << err << "\n";
+    return 1;
+  }
+  OpId func = findEntryFunction(*m, o.function);
+  if (func == kNone) {
+    std::cerr << "autopart search: error: no entry function"
+              << (o.function.empty() ? "" : " named '" + o.function + "'") << " with a body\n";
+    return 1;
+  }
+  FuncView f{*m, func};
+  for (ValueId v : f.args())
+    if (m->types.hasDynamicDim(m->type(v))) {
+      std::cerr << m->fileName << ": error: argument of type " << m->types.str(m->type(v))
+                << " has dynamic dimensions, which planning does not support\n";
+      return 1;
+    }
+
+  Diagnostics diags;
+  NamedDimensions names = analyzeNamedDimensions(*m, {}, &diags);
+  for (const Diagnostic &d : diags.all()) std::cerr << d.str() << "\n";
+  ShardingVector base(m->values.size());
+  seedFromInput(*m, func, base);
+  SearchProblem problem{*m, func, *mesh, meshName, names, hardwareDeviceParams(*hw, *mesh), base, {}};
+  SearchBudget budget;
+  budget.seconds = o.timeBudget;
+  budget.iterations = o.iterations;
+  budget.seed = o.seed;
+  budget.threads = o.threads;
+  budget.exploration = o.exploration;
+  budget.progress = !o.json;
+
+  std::vector<SearchOutcome> results;
+  for (const SearchMethodInfo *method : methods) results.push_back(runSearchMethod(*method, problem, budget));
+
+  nlohmann::json j;
+  j["mesh"] = mesh->str();
+  j["devices"] = mesh->numDevices();
+  j["device"] = problem.device.name;
+  j["hbm_bytes"] = problem.device.hbmCapacity;
+  j["names"] = names.names.size();
+  j["actions"] = buildActionSpace(problem).size();
+  j["results"] = nlohmann::json::array();
+  for (size_t i = 0; i < methods.size(); ++i) {
+    const SearchOutcome &r = results[i];
+    nlohmann::json e = {{"method", methods[i]->name}, {"found", r.found}, {"search_seconds", r.seconds},
+                        {"evaluations", r.evaluations}, {"iterations", r.iterations}, {"complete", r.complete},
+                        {"note", r.note}};
+    if (r.found) {
+      e["step_seconds"] = r.cost.stepSeconds;
+      e["compute_seconds"] = r.cost.computeSeconds;
+      e["communication_seconds"] = r.cost.commSeconds;
+      e["peak_bytes"] = r.cost.peakBytes;
+      e["fits"] = r.cost.feasible;
+      e["actions"] = r.actions;
+    }
+    j["results"].push_back(e);
+  }
+  j["chosen"] = methods[0]->name;
+
+  if (!o.output.empty()) {
+    const SearchOutcome &r = results[0];
+    if (!r.found) {
+      std::cerr << "autopart search: error: -o: method '" << methods[0]->name << "' found no plan: " << r.note << "\n";
+      return 2;
+    }
+    auto current = [&](ValueId v) -> const TensorSharding * { return r.shardings[v] ? &*r.shardings[v] : nullptr; };
+    AnnotateOptions annotate;
+    annotate.meshName = meshName;
+    setModuleMesh(*m, meshName, *mesh);
+    std::vector<const TensorSharding *> resultShardings(f.numResults(), nullptr);
+    if (OpId ret = f.returnOp(); ret != kNone)
+      for (uint32_t i = 0; i < m->numOperands(ret) && i < resultShardings.size(); ++i)
+        resultShardings[i] = current(m->operand(ret, i));
+    annotateOps(*m, func, meshName, current);
+    annotateFunction(
+        *m, func, *mesh, annotate, [&](size_t i) { return current(f.args()[i]); },
+        [&](size_t i) { return resultShardings[i]; });
+    if (!writeFileAtomicWith(o.output, [&](std::ostream &os) { return printModule(*m, os); }, &err)) {
+      std::cerr << "autopart search: error: " << err << "\n";
+      return 1;
+    }
+  }
+
+  if (o.json) {
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "mesh " << mesh->str() << " (" << mesh->numDevices() << " devices), device " << problem.device.name
+            << " (" << gib(problem.device.hbmCapacity) << "), " << names.names.size() << " names, "
+            << j["actions"] << " actions\n\n";
+  std::cout << std::left << std::setw(15) << "method" << std::right << std::setw(13) << "step" << std::setw(13)
+            << "compute" << std::setw(13) << "comm" << std::setw(13) << "peak mem" << std::setw(6) << "fits"
+            << std::setw(12) << "search" << std::setw(9) << "evals" << "  note\n";
+  for (size_t i = 0; i < methods.size(); ++i) {
+    const SearchOutcome &r = results[i];
+    std::cout << std::left << std::setw(15) << methods[i]->name << std::right;
+    if (!r.found) {
+      std::cout << std::setw(13) << "-" << std::setw(13) << "-" << std::setw(13) << "-" << std::setw(13) << "-"
+                << std::setw(6) << "-";
+    } else {
+      std::cout << std::setw(13) << seconds(r.cost.stepSeconds) << std::setw(13) << seconds(r.cost.computeSeconds)
+                << std::setw(13) << seconds(r.cost.commSeconds) << std::setw(13) << gib(double(r.cost.peakBytes))
+                << std::setw(6) << (r.cost.feasible ? "yes" : "NO");
+    }
+    std::cout << std::setw(12) << seconds(r.seconds) << std::setw(9) << r.evaluations << "  " << r.note << "\n";
+  }
+  const SearchOutcome &chosen = results[0];
+  if (chosen.found) {
+    std::cout << "\n" << methods[0]->name << " plan:\n";
+    if (chosen.actions.empty()) std::cout << "  (nothing sharded)\n";
+    for (const std::string &a : chosen.actions) std::cout << "  " << a << "\n";
+  }
+  return 0;
+}
+
+CommandRegistration reg(
+    "search", "Find a sharding plan automatically (MCTS) and compare it with baselines and expert tactics",
+    [](CLI::App &app) -> CommandRun {
+      auto o = std::make_shared<SearchOptions>();
+      app.add_option("file", o->file, "StableHLO MLIR file ('-' for stdin)")->required();
+      app.add_option("--mesh", o->mesh, "Mesh axes, e.g. data=8,model=4 (default: the input's sdy.mesh)");
+      app.add_option("--device", o->device, "Hardware preset (autopart devices) or JSON file");
+      app.add_option("--method", o->method,
+                     "mcts | exhaustive | greedy | random | dp | fsdp | megatron | dp+megatron | fsdp+megatron | "
+                     "expert | baseline | all, comma-separated");
+      app.add_option("--time-budget", o->timeBudget, "Seconds each method may take (default 30)");
+      app.add_option("--iterations", o->iterations,
+                     "MCTS iterations / random samples / exhaustive state cap (0: method default)");
+      app.add_option("--seed", o->seed, "Random seed (same seed and iterations: same plan)");
+      app.add_option("--exploration", o->exploration, "UCT exploration constant (default 0.7)");
+      app.add_option("--threads", o->threads, "Search threads (default 2)");
+      app.add_option("--function", o->function, "Entry function (default: main)");
+      app.add_flag("--json", o->json, "Machine-readable output");
+      app.add_option("-o,--output", o->output, "Write the first method's plan as an annotated program");
+      return [o] { return runSearch(*o); };
+    });
+
+}  // namespace
+}  // namespace autopart
