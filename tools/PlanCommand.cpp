@@ -13,6 +13,7 @@
 #include "ir/Printer.h"
 #include "lower/AnnotateModule.h"
 #include "lower/PartitionSpecs.h"
+#include "search/AutoTactic.h"
 #include "tactics/ApplySchedule.h"
 #include "tactics/ArgumentRoles.h"
 #include "tactics/NamePropagation.h"
@@ -32,6 +33,7 @@ struct PlanOptions {
   std::string specs;
   std::string function;
   bool gspmd = false;
+  std::string device = "h100-80gb";  // what the auto tactic optimises for
 };
 
 int runPlan(const PlanOptions &o) {
@@ -86,7 +88,7 @@ int runPlan(const PlanOptions &o) {
   NamedDimensions names = analyzeNamedDimensions(*m, {}, &diags);
   for (const Diagnostic &d : diags.all()) std::cerr << d.str() << "\n";
   ScheduleContext ctx{*m, func, *mesh, meshName, names};
-  std::optional<nlohmann::json> applied = applySchedule(ctx, *schedule, state, AutoTacticFn{}, &err);
+  std::optional<nlohmann::json> applied = applySchedule(ctx, *schedule, state, makeAutoTactic({o.device, {}}), &err);
   if (!applied) {
     std::cerr << "autopart plan: error: " << err << "\n";
     return 2;
@@ -160,6 +162,7 @@ CommandRegistration reg("plan", "Apply a tactic schedule and write the annotated
                           app.add_option("--specs", o->specs, "Also write JAX PartitionSpecs as JSON");
                           app.add_option("--function", o->function, "Entry function (default: main)");
                           app.add_flag("--gspmd", o->gspmd, "Also write mhlo.sharding strings");
+                          app.add_option("--device", o->device, "Hardware the auto tactic plans for (autopart devices)");
                           return [o] { return runPlan(*o); };
                         });
 

@@ -45,7 +45,7 @@ std::vector<uint32_t> reach(SearchState &st, const ShardingVector &target) {
 }
 
 struct Case {
-  const char *program;
+  std::string program;
   const char *tactics;
 };
 
@@ -80,16 +80,16 @@ TEST_P(ExpertReachable, BySequenceOfActions) {
 
 INSTANTIATE_TEST_SUITE_P(
     Tactics, ExpertReachable,
-    ::testing::Values(Case{testing::kMlpStep, "dp"}, Case{testing::kMlpStep, "fsdp"},
-                      Case{testing::kMlpStep, "megatron"}, Case{testing::kMlpStep, "dp,megatron"},
-                      Case{testing::kMlpStep, "fsdp,megatron"}, Case{testing::kMlpStep, "dp,fsdp"},
-                      Case{testing::kTransformerBlock, "dp"}, Case{testing::kTransformerBlock, "fsdp"},
-                      Case{testing::kTransformerBlock, "megatron"},
-                      Case{testing::kTransformerBlock, "dp,megatron"},
-                      Case{testing::kTransformerBlock, "fsdp,megatron"}));
+    ::testing::Values(Case{testing::mlpStep(), "dp"}, Case{testing::mlpStep(), "fsdp"},
+                      Case{testing::mlpStep(), "megatron"}, Case{testing::mlpStep(), "dp,megatron"},
+                      Case{testing::mlpStep(), "fsdp,megatron"}, Case{testing::mlpStep(), "dp,fsdp"},
+                      Case{testing::transformerBlock(), "dp"}, Case{testing::transformerBlock(), "fsdp"},
+                      Case{testing::transformerBlock(), "megatron"},
+                      Case{testing::transformerBlock(), "dp,megatron"},
+                      Case{testing::transformerBlock(), "fsdp,megatron"}));
 
 TEST(ActionSpace, LegalityAxisDividesAndUsedOnce) {
-  auto m = parseProgram(testing::kMlpStep);
+  auto m = parseProgram(testing::mlpStep());
   NamedDimensions names = analyzeNamedDimensions(*m);
   Mesh mesh{{{"data", 2}, {"model", 3}}, {}};
   ActionSpace space = ActionSpace::build(*m, findEntryFunction(*m), names, mesh, "mesh", {},
@@ -113,13 +113,13 @@ TEST(ActionSpace, LegalityAxisDividesAndUsedOnce) {
 }
 
 TEST(ActionSpace, InputShardingIsFixed) {
-  std::string text = testing::kMlpStep;
+  std::string text = testing::mlpStep();
   // w1 comes sharded by the input: no action may change it.
   size_t at = text.find("{jax.arg_info = \"params['w1']\"}");
   text.replace(at, std::string("{jax.arg_info = \"params['w1']\"}").size(),
                "{jax.arg_info = \"params['w1']\", sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}");
   text = "sdy.mesh @mesh = <[\"data\"=2, \"model\"=4]>\n" + text;
-  auto m = parseProgram(text.c_str());
+  auto m = parseProgram(text);
   ASSERT_TRUE(m);
   NamedDimensions names = analyzeNamedDimensions(*m);
   Mesh mesh{{{"data", 2}, {"model", 4}}, {}};

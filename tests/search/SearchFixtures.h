@@ -11,45 +11,69 @@
 namespace autopart::testing {
 
 // y = (logistic(x·w1 + b1))·w2 + x, and w1' = w1 - mu (an update that ties
-// the optimizer state to its parameter).
-inline constexpr const char *kMlpStep = R"(
-func.func public @main(%arg0: tensor<512x2048xf32> {jax.arg_info = "params['w1']"}, %arg1: tensor<2048xf32> {jax.arg_info = "params['b1']"}, %arg2: tensor<2048x512xf32> {jax.arg_info = "params['w2']"}, %arg3: tensor<64x512xf32> {jax.arg_info = "batch['x']"}, %arg4: tensor<512x2048xf32> {jax.arg_info = "opt_state['mu']['w1']"}) -> (tensor<64x512xf32>, tensor<512x2048xf32>) {
-  %0 = stablehlo.dot_general %arg3, %arg0, contracting_dims = [1] x [0] : (tensor<64x512xf32>, tensor<512x2048xf32>) -> tensor<64x2048xf32>
-  %1 = stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<2048xf32>) -> tensor<64x2048xf32>
-  %2 = stablehlo.add %0, %1 : tensor<64x2048xf32>
-  %3 = stablehlo.logistic %2 : tensor<64x2048xf32>
-  %4 = stablehlo.dot_general %3, %arg2, contracting_dims = [1] x [0] : (tensor<64x2048xf32>, tensor<2048x512xf32>) -> tensor<64x512xf32>
-  %5 = stablehlo.add %4, %arg3 : tensor<64x512xf32>
-  %6 = stablehlo.subtract %arg0, %arg4 : tensor<512x2048xf32>
-  return %5, %6 : tensor<64x512xf32>, tensor<512x2048xf32>
+// the optimizer state to its parameter). $N batch, $M model width, $F hidden
+// width, $T element type.
+inline constexpr const char *kMlpStepTemplate = R"(
+func.func public @main(%arg0: tensor<$Mx$Fx$T> {jax.arg_info = "params['w1']"}, %arg1: tensor<$Fx$T> {jax.arg_info = "params['b1']"}, %arg2: tensor<$Fx$Mx$T> {jax.arg_info = "params['w2']"}, %arg3: tensor<$Nx$Mx$T> {jax.arg_info = "batch['x']"}, %arg4: tensor<$Mx$Fx$T> {jax.arg_info = "opt_state['mu']['w1']"}) -> (tensor<$Nx$Mx$T>, tensor<$Mx$Fx$T>) {
+  %0 = stablehlo.dot_general %arg3, %arg0, contracting_dims = [1] x [0] : (tensor<$Nx$Mx$T>, tensor<$Mx$Fx$T>) -> tensor<$Nx$Fx$T>
+  %1 = stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<$Fx$T>) -> tensor<$Nx$Fx$T>
+  %2 = stablehlo.add %0, %1 : tensor<$Nx$Fx$T>
+  %3 = stablehlo.logistic %2 : tensor<$Nx$Fx$T>
+  %4 = stablehlo.dot_general %3, %arg2, contracting_dims = [1] x [0] : (tensor<$Nx$Fx$T>, tensor<$Fx$Mx$T>) -> tensor<$Nx$Mx$T>
+  %5 = stablehlo.add %4, %arg3 : tensor<$Nx$Mx$T>
+  %6 = stablehlo.subtract %arg0, %arg4 : tensor<$Mx$Fx$T>
+  return %5, %6 : tensor<$Nx$Mx$T>, tensor<$Mx$Fx$T>
 }
 )";
 
-// Batch 8, sequence 16, d_model 64, 4 heads of 16, MLP 256. The sequence
-// name lands on both dimensions of the attention scores (a conflict).
-inline constexpr const char *kTransformerBlock = R"(
-func.func public @main(%x: tensor<8x16x64xf32> {jax.arg_info = "batch['x']"}, %wq: tensor<64x4x16xf32> {jax.arg_info = "params['wq']"}, %wk: tensor<64x4x16xf32> {jax.arg_info = "params['wk']"}, %wv: tensor<64x4x16xf32> {jax.arg_info = "params['wv']"}, %wo: tensor<4x16x64xf32> {jax.arg_info = "params['wo']"}, %w1: tensor<64x256xf32> {jax.arg_info = "params['w1']"}, %w2: tensor<256x64xf32> {jax.arg_info = "params['w2']"}) -> tensor<8x16x64xf32> {
-  %zero = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-  %q = stablehlo.dot_general %x, %wq, contracting_dims = [2] x [0] : (tensor<8x16x64xf32>, tensor<64x4x16xf32>) -> tensor<8x16x4x16xf32>
-  %k = stablehlo.dot_general %x, %wk, contracting_dims = [2] x [0] : (tensor<8x16x64xf32>, tensor<64x4x16xf32>) -> tensor<8x16x4x16xf32>
-  %v = stablehlo.dot_general %x, %wv, contracting_dims = [2] x [0] : (tensor<8x16x64xf32>, tensor<64x4x16xf32>) -> tensor<8x16x4x16xf32>
-  %s = stablehlo.dot_general %q, %k, batching_dims = [0, 2] x [0, 2], contracting_dims = [3] x [3] : (tensor<8x16x4x16xf32>, tensor<8x16x4x16xf32>) -> tensor<8x4x16x16xf32>
-  %e = stablehlo.exponential %s : tensor<8x4x16x16xf32>
-  %sum = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [3] : (tensor<8x4x16x16xf32>, tensor<f32>) -> tensor<8x4x16xf32>
-  %sb = stablehlo.broadcast_in_dim %sum, dims = [0, 1, 2] : (tensor<8x4x16xf32>) -> tensor<8x4x16x16xf32>
-  %p = stablehlo.divide %e, %sb : tensor<8x4x16x16xf32>
-  %a = stablehlo.dot_general %p, %v, batching_dims = [0, 1] x [0, 2], contracting_dims = [3] x [1] : (tensor<8x4x16x16xf32>, tensor<8x16x4x16xf32>) -> tensor<8x4x16x16xf32>
-  %o = stablehlo.dot_general %a, %wo, contracting_dims = [1, 3] x [0, 1] : (tensor<8x4x16x16xf32>, tensor<4x16x64xf32>) -> tensor<8x16x64xf32>
-  %h = stablehlo.add %x, %o : tensor<8x16x64xf32>
-  %m1 = stablehlo.dot_general %h, %w1, contracting_dims = [2] x [0] : (tensor<8x16x64xf32>, tensor<64x256xf32>) -> tensor<8x16x256xf32>
-  %g = stablehlo.logistic %m1 : tensor<8x16x256xf32>
-  %m2 = stablehlo.dot_general %g, %w2, contracting_dims = [2] x [0] : (tensor<8x16x256xf32>, tensor<256x64xf32>) -> tensor<8x16x64xf32>
-  %y = stablehlo.add %h, %m2 : tensor<8x16x64xf32>
-  return %y : tensor<8x16x64xf32>
+// Attention and MLP: $B batch, $S sequence, $M d_model, $H heads of $D, $F
+// MLP width. The sequence name lands on both dimensions of the attention
+// scores (a conflict).
+inline constexpr const char *kTransformerBlockTemplate = R"(
+func.func public @main(%x: tensor<$Bx$Sx$Mx$T> {jax.arg_info = "batch['x']"}, %wq: tensor<$Mx$Hx$Dx$T> {jax.arg_info = "params['wq']"}, %wk: tensor<$Mx$Hx$Dx$T> {jax.arg_info = "params['wk']"}, %wv: tensor<$Mx$Hx$Dx$T> {jax.arg_info = "params['wv']"}, %wo: tensor<$Hx$Dx$Mx$T> {jax.arg_info = "params['wo']"}, %w1: tensor<$Mx$Fx$T> {jax.arg_info = "params['w1']"}, %w2: tensor<$Fx$Mx$T> {jax.arg_info = "params['w2']"}) -> tensor<$Bx$Sx$Mx$T> {
+  %zero = stablehlo.constant dense<0.000000e+00> : tensor<$T>
+  %q = stablehlo.dot_general %x, %wq, contracting_dims = [2] x [0] : (tensor<$Bx$Sx$Mx$T>, tensor<$Mx$Hx$Dx$T>) -> tensor<$Bx$Sx$Hx$Dx$T>
+  %k = stablehlo.dot_general %x, %wk, contracting_dims = [2] x [0] : (tensor<$Bx$Sx$Mx$T>, tensor<$Mx$Hx$Dx$T>) -> tensor<$Bx$Sx$Hx$Dx$T>
+  %v = stablehlo.dot_general %x, %wv, contracting_dims = [2] x [0] : (tensor<$Bx$Sx$Mx$T>, tensor<$Mx$Hx$Dx$T>) -> tensor<$Bx$Sx$Hx$Dx$T>
+  %s = stablehlo.dot_general %q, %k, batching_dims = [0, 2] x [0, 2], contracting_dims = [3] x [3] : (tensor<$Bx$Sx$Hx$Dx$T>, tensor<$Bx$Sx$Hx$Dx$T>) -> tensor<$Bx$Hx$Sx$Sx$T>
+  %e = stablehlo.exponential %s : tensor<$Bx$Hx$Sx$Sx$T>
+  %sum = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [3] : (tensor<$Bx$Hx$Sx$Sx$T>, tensor<$T>) -> tensor<$Bx$Hx$Sx$T>
+  %sb = stablehlo.broadcast_in_dim %sum, dims = [0, 1, 2] : (tensor<$Bx$Hx$Sx$T>) -> tensor<$Bx$Hx$Sx$Sx$T>
+  %p = stablehlo.divide %e, %sb : tensor<$Bx$Hx$Sx$Sx$T>
+  %a = stablehlo.dot_general %p, %v, batching_dims = [0, 1] x [0, 2], contracting_dims = [3] x [1] : (tensor<$Bx$Hx$Sx$Sx$T>, tensor<$Bx$Sx$Hx$Dx$T>) -> tensor<$Bx$Hx$Sx$Dx$T>
+  %o = stablehlo.dot_general %a, %wo, contracting_dims = [1, 3] x [0, 1] : (tensor<$Bx$Hx$Sx$Dx$T>, tensor<$Hx$Dx$Mx$T>) -> tensor<$Bx$Sx$Mx$T>
+  %h = stablehlo.add %x, %o : tensor<$Bx$Sx$Mx$T>
+  %m1 = stablehlo.dot_general %h, %w1, contracting_dims = [2] x [0] : (tensor<$Bx$Sx$Mx$T>, tensor<$Mx$Fx$T>) -> tensor<$Bx$Sx$Fx$T>
+  %g = stablehlo.logistic %m1 : tensor<$Bx$Sx$Fx$T>
+  %m2 = stablehlo.dot_general %g, %w2, contracting_dims = [2] x [0] : (tensor<$Bx$Sx$Fx$T>, tensor<$Fx$Mx$T>) -> tensor<$Bx$Sx$Mx$T>
+  %y = stablehlo.add %h, %m2 : tensor<$Bx$Sx$Mx$T>
+  return %y : tensor<$Bx$Sx$Mx$T>
 }
 )";
 
-inline std::unique_ptr<Module> parseProgram(const char *text) {
+// Replaces every `$X` by its value.
+inline std::string instantiate(std::string text, const std::vector<std::pair<char, std::string>> &values) {
+  for (const auto &[key, value] : values) {
+    std::string token = std::string("$") + key;
+    for (size_t at = text.find(token); at != std::string::npos; at = text.find(token, at + value.size()))
+      text.replace(at, token.size(), value);
+  }
+  return text;
+}
+
+inline std::string mlpStep(int64_t n = 64, int64_t m = 512, int64_t f = 2048, const char *type = "f32") {
+  return instantiate(kMlpStepTemplate, {{'N', std::to_string(n)}, {'M', std::to_string(m)},
+                                        {'F', std::to_string(f)}, {'T', type}});
+}
+
+inline std::string transformerBlock(int64_t b = 8, int64_t s = 16, int64_t m = 64, int64_t h = 4, int64_t d = 16,
+                                    int64_t f = 256, const char *type = "f32") {
+  return instantiate(kTransformerBlockTemplate,
+                     {{'B', std::to_string(b)}, {'S', std::to_string(s)}, {'M', std::to_string(m)},
+                      {'H', std::to_string(h)}, {'D', std::to_string(d)}, {'F', std::to_string(f)}, {'T', type}});
+}
+
+inline std::unique_ptr<Module> parseProgram(const std::string &text) {
   ParseError err;
   std::unique_ptr<Module> m = parseModule(text, "t.mlir", &err);
   EXPECT_TRUE(m) << err.full;

@@ -1,0 +1,185 @@
+// The acceptance checks of the automatic search on small programs: MCTS
+// finds the exhaustive optimum, is at least as good as every expert tactic
+// on a transformer block, never returns a plan over device memory when one
+// fits, gives the same plan for the same seed, and composes with manual
+// tactics as `auto`.
+#include "search/AutoTactic.h"
+#include "search/Baselines.h"
+#include "search/Mcts.h"
+#include "search/SearchMethod.h"
+#include "sim/Hardware.h"
+
+#include "tests/search/SearchFixtures.h"
+
+namespace autopart {
+namespace {
+
+using testing::mlpStep;
+using testing::parseProgram;
+using testing::transformerBlock;
+
+Mesh parseMesh(const std::vector<std::pair<std::string, int64_t>> &axes) {
+  Mesh mesh;
+  for (const auto &[name, size] : axes) mesh.axes.push_back({name, size});
+  return mesh;
+}
+
+DeviceParams h100(const Mesh &mesh) {
+  std::string err;
+  std::optional<Hardware> hw = loadHardware("h100-80gb", &err);
+  EXPECT_TRUE(hw) << err;
+  return hardwareDeviceParams(*hw, mesh);
+}
+
+struct Fixture {
+  std::unique_ptr<Module> m;
+  NamedDimensions names;
+  Mesh mesh;
+  DeviceParams device;
+
+  Fixture(const std::string &program, Mesh meshIn)
+      : m(parseProgram(program)), names(analyzeNamedDimensions(*m)), mesh(std::move(meshIn)), device(h100(mesh)) {}
+
+  SearchProblem problem() const {
+    return SearchProblem{*m, findEntryFunction(*m), mesh, "mesh", names, device, ShardingVector(m->values.size()), {}};
+  }
+};
+
+SearchBudget budget(int64_t iterations, uint64_t seed = 1) {
+  SearchBudget b;
+  b.iterations = iterations;
+  b.seed = seed;
+  b.seconds = 120;
+  return b;
+}
+
+SearchOutcome run(const char *method, const SearchProblem &p, const SearchBudget &b) {
+  const SearchMethodInfo *info = findSearchMethod(method);
+  EXPECT_TRUE(info) << method;
+  return runSearchMethod(*info, p, b);
+}
+
+bool sameCost(const PlanCost &a, const PlanCost &b) {
+  return a.feasible == b.feasible && std::abs(a.stepSeconds - b.stepSeconds) <= 1e-9 * b.stepSeconds;
+}
+
+struct SmallCase {
+  std::string program;
+  std::vector<std::pair<std::string, int64_t>> mesh;
+};
+
+class AutoMatchesExhaustive : public ::testing::TestWithParam<SmallCase> {};
+
+TEST_P(AutoMatchesExhaustive, OnSmallSpaces) {
+  Fixture fx(GetParam().program, parseMesh(GetParam().mesh));
+  SearchProblem p = fx.problem();
+  SearchOutcome exhaustive = run("exhaustive", p, budget(0));
+  ASSERT_TRUE(exhaustive.complete) << exhaustive.note;
+  SearchOutcome mcts = run("mcts", p, budget(1000));
+  EXPECT_TRUE(sameCost(mcts.cost, exhaustive.cost))
+      << "mcts " << mcts.cost.stepSeconds << " s, exhaustive " << exhaustive.cost.stepSeconds << " s";
+  // The optimum shards something: these cases are not trivially replicated.
+  EXPECT_FALSE(exhaustive.actions.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Programs, AutoMatchesExhaustive,
+    ::testing::Values(SmallCase{mlpStep(4096, 8192, 32768, "bf16"), {{"data", 2}, {"model", 4}}},
+                      SmallCase{mlpStep(4096, 8192, 32768, "bf16"), {{"data", 8}, {"model", 4}}},
+                      SmallCase{mlpStep(4096, 8192, 32768, "bf16"), {{"data", 8}}},
+                      SmallCase{transformerBlock(16, 512, 1024, 16, 64, 4096, "bf16"), {{"data", 8}}},
+                      SmallCase{transformerBlock(16, 512, 1024, 16, 64, 4096, "bf16"), {{"data", 2}, {"model", 4}}}));
+
+class AutoBeatsExperts : public ::testing::TestWithParam<std::vector<std::pair<std::string, int64_t>>> {};
+
+TEST_P(AutoBeatsExperts, OnTransformerBlock) {
+  Fixture fx(transformerBlock(64, 2048, 8192, 64, 128, 32768, "bf16"), parseMesh(GetParam()));
+  SearchProblem p = fx.problem();
+  SearchOutcome mcts = run("mcts", p, budget(1000));
+  ASSERT_TRUE(mcts.cost.feasible);
+  for (const char *expert : {"dp", "fsdp", "megatron", "dp+megatron", "fsdp+megatron"}) {
+    SearchOutcome e = run(expert, p, budget(0));
+    ASSERT_TRUE(e.found) << e.note;
+    if (!e.cost.feasible) continue;
+    EXPECT_LE(mcts.cost.stepSeconds, e.cost.stepSeconds * (1 + 1e-9)) << expert;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Meshes, AutoBeatsExperts,
+                         ::testing::Values(std::vector<std::pair<std::string, int64_t>>{{"data", 8}, {"model", 4}},
+                                           std::vector<std::pair<std::string, int64_t>>{{"data", 2}, {"model", 4}},
+                                           std::vector<std::pair<std::string, int64_t>>{{"data", 8}}));
+
+TEST(Mcts, SameSeedSamePlan) {
+  Fixture fx(transformerBlock(64, 2048, 8192, 64, 128, 32768, "bf16"), parseMesh({{"data", 8}, {"model", 4}}));
+  SearchProblem p = fx.problem();
+  SearchOutcome a = run("mcts", p, budget(400, 7));
+  SearchOutcome b = run("mcts", p, budget(400, 7));
+  EXPECT_EQ(a.actions, b.actions);
+  EXPECT_EQ(a.cost.stepSeconds, b.cost.stepSeconds);
+  EXPECT_EQ(a.cost.peakBytes, b.cost.peakBytes);
+  EXPECT_EQ(a.iterations, 400);
+  ASSERT_EQ(a.shardings.size(), b.shardings.size());
+  for (size_t v = 0; v < a.shardings.size(); ++v) EXPECT_TRUE(testing::sameSharding(a.shardings[v], b.shardings[v]));
+}
+
+TEST(Mcts, NeverOverMemoryWhenAPlanFits) {
+  Fixture fx(mlpStep(4096, 8192, 32768, "bf16"), parseMesh({{"data", 2}, {"model", 4}}));
+  // The fastest plans (batch over both axes) need about 2 GiB; with 1.5 GiB
+  // only plans that split the weights fit.
+  fx.device.hbmCapacity = 1.5 * 1024 * 1024 * 1024;
+  SearchProblem p = fx.problem();
+  SearchOutcome exhaustive = run("exhaustive", p, budget(0));
+  ASSERT_TRUE(exhaustive.complete);
+  ASSERT_TRUE(exhaustive.cost.feasible);
+  SearchOutcome unconstrained = run("mcts", Fixture(mlpStep(4096, 8192, 32768, "bf16"),
+                                                    parseMesh({{"data", 2}, {"model", 4}})).problem(), budget(500));
+  EXPECT_GT(double(unconstrained.cost.peakBytes), fx.device.hbmCapacity);  // the constraint binds
+  for (uint64_t seed : {1, 2, 3}) {
+    SearchOutcome mcts = run("mcts", p, budget(500, seed));
+    EXPECT_TRUE(mcts.cost.feasible) << "seed " << seed;
+    EXPECT_LE(double(mcts.cost.peakBytes), fx.device.hbmCapacity);
+    EXPECT_TRUE(sameCost(mcts.cost, exhaustive.cost));
+  }
+}
+
+TEST(Mcts, NothingFitsGivesTheSmallestPlan) {
+  Fixture fx(mlpStep(4096, 8192, 32768, "bf16"), parseMesh({{"data", 2}, {"model", 4}}));
+  fx.device.hbmCapacity = 1024 * 1024;  // 1 MiB: nothing fits
+  SearchProblem p = fx.problem();
+  SearchOutcome exhaustive = run("exhaustive", p, budget(0));
+  SearchOutcome mcts = run("mcts", p, budget(500));
+  EXPECT_FALSE(mcts.cost.feasible);
+  EXPECT_EQ(mcts.cost.peakBytes, exhaustive.cost.peakBytes);
+}
+
+TEST(AutoTactic, ComposesWithManualTactics) {
+  Fixture fx(mlpStep(4096, 8192, 32768, "bf16"), parseMesh({{"data", 2}, {"model", 4}}));
+  std::string err;
+  std::optional<TacticSchedule> s = parseTacticSchedule("dp,auto", fx.mesh, &err);
+  ASSERT_TRUE(s) << err;
+  ShardingVector dpOnly = testing::expertPlan(*fx.m, fx.names, fx.mesh, "dp");
+  ShardingVector state(fx.m->values.size());
+  ScheduleContext ctx{*fx.m, findEntryFunction(*fx.m), fx.mesh, "mesh", fx.names};
+  AutoTacticOptions o;
+  o.budget.iterations = 300;
+  std::optional<nlohmann::json> report = applySchedule(ctx, *s, state, makeAutoTactic(o), &err);
+  ASSERT_TRUE(report) << err;
+  ASSERT_EQ(report->size(), 2u);
+  EXPECT_EQ((*report)[1]["kind"], "auto");
+  // auto builds on dp: every axis dp placed is still there.
+  for (size_t v = 0; v < dpOnly.size(); ++v) {
+    if (!dpOnly[v]) continue;
+    for (size_t d = 0; d < dpOnly[v]->dims.size(); ++d)
+      for (const AxisRef &a : dpOnly[v]->dims[d].axes) {
+        ASSERT_TRUE(state[v]);
+        const std::vector<AxisRef> &got = state[v]->dims[d].axes;
+        EXPECT_NE(std::find(got.begin(), got.end(), a), got.end());
+      }
+  }
+  // Here the best plan adds "model" to the batch too.
+  EXPECT_GT((*report)[1]["dims_sharded"].get<int64_t>(), 0);
+}
+
+}  // namespace
+}  // namespace autopart
