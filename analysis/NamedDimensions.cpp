@@ -293,6 +293,11 @@ std::string describeDim(const Module &m, DimRef d) {
       s = a != kNoAttr ? unescapeString(m.attrs.stringValue(a))
                        : "%arg" + std::to_string(info.index);
       if (f.name() != "main") s = "@" + std::string(f.name()) + " " + s;
+    } else if (parent != kNone) {
+      // A region argument: name it after the op that owns the region.
+      std::string_view owner = m.opName(parent);
+      if (size_t dot = owner.find('.'); dot != std::string_view::npos) owner = owner.substr(dot + 1);
+      s = std::string(owner) + "#" + std::to_string(parent) + " arg " + std::to_string(info.index);
     } else {
       s = "block argument " + std::to_string(info.index);
     }

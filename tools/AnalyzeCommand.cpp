@@ -70,6 +70,7 @@ int runAnalyze(const AnalyzeOptions &o) {
                    {"bytes", n.bytes},
                    {"members", n.members.size()},
                    {"reduced_at", n.reducedAt.size()},
+                   {"replicated_at", n.replicatedAt.size()},
                    {"examples", members}});
   }
   j["top_names"] = top;
@@ -99,6 +100,9 @@ int runAnalyze(const AnalyzeOptions &o) {
     std::cout << "  " << t["name"].get<std::string>() << " size " << t["size"] << " ("
               << t["members"] << " dims, " << t["bytes"] << " bytes"
               << (t["reduced_at"].get<int64_t>() ? ", reduced at " + std::to_string(t["reduced_at"].get<int64_t>()) + " ops" : "")
+              << (t["replicated_at"].get<int64_t>()
+                      ? ", replicated at " + std::to_string(t["replicated_at"].get<int64_t>()) + " ops"
+                      : "")
               << "): ";
     bool first = true;
     for (const nlohmann::json &e : t["examples"]) {
