@@ -5,9 +5,10 @@
 // rebuilding identical rules. Ops are keyed by what their rule can depend on:
 // the op name, operand and result types, and attributes (interned, so ids
 // compare by value), minus the shardings that annotate the op. Ops whose rule
-// also looks at their neighbours (concatenate: are the operands slices?
-// dynamic_update_slice: are the indices constant? custom_call: X64Combine
-// feeding a rng_bit_generator) are not memoized.
+// also looks at their neighbours or body (concatenate: are the operands
+// slices? dynamic_update_slice: are the indices constant? custom_call:
+// X64Combine feeding a rng_bit_generator; scatter: is the update computation
+// all-reducible?) are not memoized.
 //
 //   RuleCache rules(m, options, &diags);
 //   for (OpId op : ops)

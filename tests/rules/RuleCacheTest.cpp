@@ -66,4 +66,31 @@ func.func @main(%x: tensor<4x8xf32>, %y: tensor<4x2xf32>) -> (tensor<4x4xf32>, t
   EXPECT_EQ(cache.hits() + cache.misses(), 0u);
 }
 
+TEST(RuleCacheTest, ScatterReadsItsBodySoIsNotMemoized) {
+  // Same types and attributes; the first adds updates (its batch factor is a
+  // reduction), the second overwrites (it needs replication).
+  auto m = parse(R"(
+func.func @main(%x: tensor<8xf32>, %i: tensor<4x1xi32>, %u: tensor<4xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<8xf32>, tensor<4x1xi32>, tensor<4xf32>) -> tensor<8xf32>
+  %1 = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<8xf32>, tensor<4x1xi32>, tensor<4xf32>) -> tensor<8xf32>
+  return %0, %1 : tensor<8xf32>, tensor<8xf32>
+})");
+  std::vector<OpId> scatters = opsNamed(*m, "stablehlo.scatter");
+  ASSERT_EQ(scatters.size(), 2u);
+  RuleCache cache(*m);
+  OpShardingRule add = *cache.get(scatters[0]);
+  OpShardingRule set = *cache.get(scatters[1]);
+  EXPECT_EQ(add.reductionFactors.size(), 1u);
+  EXPECT_TRUE(set.reductionFactors.empty());
+  EXPECT_EQ(add, *getOpShardingRule(*m, scatters[0]));
+  EXPECT_EQ(set, *getOpShardingRule(*m, scatters[1]));
+}
+
 }  // namespace
