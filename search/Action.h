@@ -21,7 +21,16 @@
 // dimension divisible by the axis, as FSDP picks it), and the arguments whose
 // at-rest dimensions share a name form one group: a weight, its bias and its
 // optimizer state move together, as they must to avoid resharding in the
-// update.
+// update. Each group comes twice: the arguments alone (as the fsdp tactic
+// shards them), and the arguments with their update (the elementwise chain
+// from arguments and gradients to the new parameters the step returns).
+//
+// Repeated structure: the names of layer 3 and of layer 17 of an unrolled
+// model look alike (same size, their members defined by the same kinds of
+// ops on the same types at the same dimensions). Such names form one group
+// and one action shards them all, as every expert tactic does; at-rest
+// groups and conflicts are grouped the same way. A model of L identical
+// layers thus has the action space of one layer, not L times it.
 #pragma once
 
 #include <cstdint>
@@ -39,8 +48,9 @@ enum class ActionKind : uint8_t { ShardName, ShardAtRest, ResolveConflict };
 
 struct Action {
   ActionKind kind = ActionKind::ShardName;
-  uint32_t target = 0;  // NameId (ShardName), rest group, or conflict index
-  int axis = -1;        // index into ActionSpace::axes; -1 for ResolveConflict
+  // Index into ActionSpace::nameGroups, restGroups or conflictGroups.
+  uint32_t target = 0;
+  int axis = -1;  // index into ActionSpace::axes; -1 for ResolveConflict
 };
 
 struct SearchAxis {
@@ -50,8 +60,12 @@ struct SearchAxis {
 };
 
 struct RestGroup {
-  NameId32 name = kNoDimName;  // kNoDimName: one argument without a name
   int axis = 0;
+  // Also the optimizer update: the values computed elementwise from the
+  // arguments into the function's results (the new parameters and state),
+  // as ZeRO-3 keeps them; without it only the arguments are split, as the
+  // fsdp tactic does.
+  bool withUpdate = false;
   std::vector<DimRef> members;  // (argument, at-rest dimension)
   int64_t bytes = 0;
 };
@@ -73,7 +87,9 @@ public:
   Mesh mesh;
   std::string meshName;
   std::vector<SearchAxis> axes;
+  std::vector<std::vector<NameId32>> nameGroups;      // alike names, value-disjoint
   std::vector<RestGroup> restGroups;
+  std::vector<std::vector<uint32_t>> conflictGroups;  // alike conflicts
   std::vector<Action> actions;
   std::vector<double> prior;       // parallel to actions: bytes the action covers
   std::vector<bool> fixed;         // per ValueId: sharding given by the input

@@ -22,6 +22,8 @@ namespace {
 SimOptions simOptionsFor(const ActionSpace &space) {
   SimOptions o;
   o.entry = std::string(FuncView{const_cast<Module &>(*space.m), space.func}.name());
+  // The plan writes each result's sharding as its returned value's.
+  o.resultsFollowOperands = true;
   return o;
 }
 
@@ -47,18 +49,20 @@ void SearchState::forEachMember(const Action &a, Fn &&fn) const {
     return;
   }
   if (a.kind != ActionKind::ShardName) return;
-  const std::vector<DimRef> &members = space_->names->names[a.target].members;
-  for (size_t i = 0; i < members.size();) {
-    size_t j = i + 1;
-    while (j < members.size() && members[j].value == members[i].value) ++j;
-    uint32_t kept = members[i].dim;
-    if (j - i > 1)  // a conflict: the lower dimension unless resolved otherwise
-      for (uint32_t c : space_->conflictsOfName[a.target]) {
-        const DimConflict &dc = space_->names->conflicts[c];
-        if (dc.value == members[i].value && resolved_[c]) kept = dc.dimB;
-      }
-    fn(members[i].value, kept);
-    i = j;
+  for (NameId32 name : space_->nameGroups[a.target]) {
+    const std::vector<DimRef> &members = space_->names->names[name].members;
+    for (size_t i = 0; i < members.size();) {
+      size_t j = i + 1;
+      while (j < members.size() && members[j].value == members[i].value) ++j;
+      uint32_t kept = members[i].dim;
+      if (j - i > 1)  // a conflict: the lower dimension unless resolved otherwise
+        for (uint32_t c : space_->conflictsOfName[name]) {
+          const DimConflict &dc = space_->names->conflicts[c];
+          if (dc.value == members[i].value && resolved_[c]) kept = dc.dimB;
+        }
+      fn(members[i].value, kept);
+      i = j;
+    }
   }
 }
 
@@ -78,10 +82,11 @@ bool SearchState::canAdd(ValueId v, uint32_t dim, const SearchAxis &axis) const 
 bool SearchState::legal(uint32_t id) const {
   const Action &a = space_->actions[id];
   if (a.kind == ActionKind::ResolveConflict) {
-    const DimConflict &dc = space_->names->conflicts[a.target];
-    if (resolved_[a.target] || nameAssigned_[dc.name] > 0) return false;
-    for (uint32_t o : space_->conflictSiblings[a.target])
-      if (resolved_[o]) return false;
+    for (uint32_t c : space_->conflictGroups[a.target]) {
+      if (resolved_[c] || nameAssigned_[space_->names->conflicts[c].name] > 0) return false;
+      for (uint32_t o : space_->conflictSiblings[c])
+        if (resolved_[o]) return false;
+    }
     return true;
   }
   const SearchAxis &axis = space_->axes[size_t(a.axis)];
@@ -117,10 +122,11 @@ void SearchState::apply(uint32_t id) {
   const Action &a = space_->actions[id];
   path_.push_back(id);
   if (a.kind == ActionKind::ResolveConflict) {
-    resolved_[a.target] = true;
+    for (uint32_t c : space_->conflictGroups[a.target]) resolved_[c] = true;
     return;
   }
-  if (a.kind == ActionKind::ShardName) ++nameAssigned_[a.target];
+  if (a.kind == ActionKind::ShardName)
+    for (NameId32 n : space_->nameGroups[a.target]) ++nameAssigned_[n];
   const SearchAxis &axis = space_->axes[size_t(a.axis)];
   forEachMember(a, [&](ValueId v, uint32_t d) { addAxis(v, d, axis); });
 }
@@ -130,10 +136,11 @@ void SearchState::undo() {
   const Action &a = space_->actions[path_.back()];
   path_.pop_back();
   if (a.kind == ActionKind::ResolveConflict) {
-    resolved_[a.target] = false;
+    for (uint32_t c : space_->conflictGroups[a.target]) resolved_[c] = false;
     return;
   }
-  if (a.kind == ActionKind::ShardName) --nameAssigned_[a.target];
+  if (a.kind == ActionKind::ShardName)
+    for (NameId32 n : space_->nameGroups[a.target]) --nameAssigned_[n];
   const SearchAxis &axis = space_->axes[size_t(a.axis)];
   // The axis appears once per tensor and only this action put it on the
   // values it touches, so removing it by name restores them.

@@ -104,7 +104,7 @@ void Simulator::evaluateSite(size_t i) {
     siteFlops_[i] = opFlops(m_, s.op);
     globalFlops_ += siteFlops_[i] * s.multiplier;
   }
-  bool isEntryReturn = m_.isa(s.op, "func.return") && m_.parentOp(s.op) == entry_;
+  bool isEntryReturn = !options_.resultsFollowOperands && m_.isa(s.op, "func.return") && m_.parentOp(s.op) == entry_;
   costs_[i] = costOp(m_, s.op, rules_[i] ? &*rules_[i] : nullptr, shardings_, device_,
                      isEntryReturn ? &returnTargets_ : nullptr, &siteFlops_[i]);
   valid_[i] = true;

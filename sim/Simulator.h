@@ -33,6 +33,10 @@ struct SimOptions {
   double unknownTripCount = 1;
   // Function to simulate; empty: "main", else the first function.
   std::string entry;
+  // The entry function's results take their returned values' shardings (a
+  // planner writes them so) instead of the declared ones, so returning costs
+  // no reshard.
+  bool resultsFollowOperands = false;
 };
 
 struct StepSummary {

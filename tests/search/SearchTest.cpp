@@ -125,16 +125,16 @@ TEST(Mcts, SameSeedSamePlan) {
 
 TEST(Mcts, NeverOverMemoryWhenAPlanFits) {
   Fixture fx(mlpStep(4096, 8192, 32768, "bf16"), parseMesh({{"data", 2}, {"model", 4}}));
-  // The fastest plans (batch over both axes) need about 2 GiB; with 1.5 GiB
-  // only plans that split the weights fit.
-  fx.device.hbmCapacity = 1.5 * 1024 * 1024 * 1024;
+  // The unconstrained optimum; then a device one byte too small for it, so
+  // the constraint binds and only slower plans with less memory fit.
+  SearchOutcome fastest = run("exhaustive", fx.problem(), budget(0));
+  ASSERT_TRUE(fastest.cost.feasible);
+  fx.device.hbmCapacity = double(fastest.cost.peakBytes - 1);
   SearchProblem p = fx.problem();
   SearchOutcome exhaustive = run("exhaustive", p, budget(0));
   ASSERT_TRUE(exhaustive.complete);
   ASSERT_TRUE(exhaustive.cost.feasible);
-  SearchOutcome unconstrained = run("mcts", Fixture(mlpStep(4096, 8192, 32768, "bf16"),
-                                                    parseMesh({{"data", 2}, {"model", 4}})).problem(), budget(500));
-  EXPECT_GT(double(unconstrained.cost.peakBytes), fx.device.hbmCapacity);  // the constraint binds
+  EXPECT_GT(exhaustive.cost.stepSeconds, fastest.cost.stepSeconds);
   for (uint64_t seed : {1, 2, 3}) {
     SearchOutcome mcts = run("mcts", p, budget(500, seed));
     EXPECT_TRUE(mcts.cost.feasible) << "seed " << seed;
