@@ -139,3 +139,70 @@ TEST(ActionSpace, InputShardingIsFixed) {
 
 }  // namespace
 }  // namespace autopart
+
+namespace autopart {
+namespace {
+
+// Alike layers share actions: four blocks have the action space of one, and
+// one action shards the hidden name of every block.
+TEST(ActionSpace, RepeatedLayersShareActions) {
+  Mesh mesh{{{"data", 2}, {"model", 4}}, {}};
+  auto build = [&](int layers, std::unique_ptr<Module> &m, NamedDimensions &names) {
+    m = testing::parseProgram(testing::mlpStack(layers));
+    names = analyzeNamedDimensions(*m);
+    return ActionSpace::build(*m, findEntryFunction(*m), names, mesh, "mesh", {}, ShardingVector(m->values.size()));
+  };
+  std::unique_ptr<Module> m1, m4;
+  NamedDimensions n1, n4;
+  ActionSpace one = build(1, m1, n1), four = build(4, m4, n4);
+  EXPECT_GT(n4.names.size(), n1.names.size());
+  EXPECT_EQ(four.size(), one.size());
+  // Megatron's plan on four blocks is one ShardName away.
+  ShardingVector expert = testing::expertPlan(*m4, n4, mesh, "megatron");
+  SearchState st(four, DeviceParams{});
+  bool reached = false;
+  for (uint32_t id = 0; id < four.size() && !reached; ++id) {
+    if (four.actions[id].kind != ActionKind::ShardName || !st.legal(id)) continue;
+    st.apply(id);
+    reached = true;
+    for (size_t v = 0; v < expert.size(); ++v) reached &= testing::sameSharding(st.shardings()[v], expert[v]);
+    if (!reached) st.undo();
+  }
+  EXPECT_TRUE(reached);
+}
+
+// At rest with the update also splits the new parameters the step returns;
+// at rest alone leaves them whole.
+TEST(ActionSpace, AtRestWithUpdateSplitsTheNewParameters) {
+  auto m = testing::parseProgram(testing::mlpStack(2));
+  NamedDimensions names = analyzeNamedDimensions(*m);
+  Mesh mesh{{{"data", 8}}, {}};
+  OpId func = findEntryFunction(*m);
+  ActionSpace space = ActionSpace::build(*m, func, names, mesh, "mesh", {}, ShardingVector(m->values.size()));
+  OpId ret = FuncView{*m, func}.returnOp();
+  ValueId newW1 = m->operand(ret, 1);  // %n1_0
+  int withUpdate = 0, argsOnly = 0, checked = 0;
+  for (uint32_t id = 0; id < space.size(); ++id) {
+    if (space.actions[id].kind != ActionKind::ShardAtRest) continue;
+    SearchState st(space, DeviceParams{});
+    ASSERT_TRUE(st.legal(id));
+    st.apply(id);
+    bool split = st.shardings()[newW1] && !testing::sameSharding(st.shardings()[newW1], std::nullopt);
+    bool update = space.restGroups[space.actions[id].target].withUpdate;
+    (update ? withUpdate : argsOnly) += 1;
+    // A group that holds w1 splits its update only in the update variant.
+    bool holdsW1 = false;
+    for (const DimRef &d : space.restGroups[space.actions[id].target].members)
+      holdsW1 |= d.value == FuncView{*m, func}.args()[1];
+    if (holdsW1) {
+      EXPECT_EQ(split, update) << space.describe(id);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 2);  // w1's group, with and without the update
+  EXPECT_GT(withUpdate, 0);
+  EXPECT_GT(argsOnly, 0);
+}
+
+}  // namespace
+}  // namespace autopart

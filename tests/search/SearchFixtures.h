@@ -109,3 +109,36 @@ inline bool sameSharding(const std::optional<TensorSharding> &a, const std::opti
 }
 
 }  // namespace autopart::testing
+
+namespace autopart::testing {
+
+// `layers` MLP blocks (x·w1 -> logistic -> ·w2 + x) with one optimizer-state
+// argument per weight and the update w' = w - mu returned for each.
+inline std::string mlpStack(int layers, int64_t n = 64, int64_t m = 512, int64_t f = 2048) {
+  auto t = [](int64_t a, int64_t b) { return "tensor<" + std::to_string(a) + "x" + std::to_string(b) + "xf32>"; };
+  std::string args = "%x: " + t(n, m) + " {jax.arg_info = \"batch['x']\"}", body, rets = "%h0", rtypes = t(n, m);
+  std::string mus;
+  for (int l = 0; l < layers; ++l) {
+    std::string L = std::to_string(l), N = std::to_string(l + 1);
+    args += ", %w1_" + L + ": " + t(m, f) + " {jax.arg_info = \"params['w1_" + L + "']\"}";
+    args += ", %w2_" + L + ": " + t(f, m) + " {jax.arg_info = \"params['w2_" + L + "']\"}";
+    mus += ", %mu1_" + L + ": " + t(m, f) + " {jax.arg_info = \"opt_state['mu']['w1_" + L + "']\"}";
+    mus += ", %mu2_" + L + ": " + t(f, m) + " {jax.arg_info = \"opt_state['mu']['w2_" + L + "']\"}";
+    std::string in = l == 0 ? "%x" : "%h" + L;
+    body += "  %a" + L + " = stablehlo.dot_general " + in + ", %w1_" + L + ", contracting_dims = [1] x [0] : (" +
+            t(n, m) + ", " + t(m, f) + ") -> " + t(n, f) + "\n";
+    body += "  %g" + L + " = stablehlo.logistic %a" + L + " : " + t(n, f) + "\n";
+    body += "  %b" + L + " = stablehlo.dot_general %g" + L + ", %w2_" + L + ", contracting_dims = [1] x [0] : (" +
+            t(n, f) + ", " + t(f, m) + ") -> " + t(n, m) + "\n";
+    body += "  %h" + N + " = stablehlo.add " + in + ", %b" + L + " : " + t(n, m) + "\n";
+    body += "  %n1_" + L + " = stablehlo.subtract %w1_" + L + ", %mu1_" + L + " : " + t(m, f) + "\n";
+    body += "  %n2_" + L + " = stablehlo.subtract %w2_" + L + ", %mu2_" + L + " : " + t(f, m) + "\n";
+    rets += ", %n1_" + L + ", %n2_" + L;
+    rtypes += ", " + t(m, f) + ", " + t(f, m);
+  }
+  rets.replace(0, 3, "%h" + std::to_string(layers));
+  return "func.func public @main(" + args + mus + ") -> (" + rtypes + ") {\n" + body + "  return " + rets + " : " +
+         rtypes + "\n}\n";
+}
+
+}  // namespace autopart::testing
