@@ -33,6 +33,10 @@ public:
 
   const OpShardingRule *get(OpId op);
 
+  // Whether `op`'s rule is shared with every op of the same key (pointer
+  // equality of two memoized rules then means equal keys).
+  bool isMemoized(OpId op) const { return cacheable(op); }
+
   size_t hits() const { return hits_; }
   size_t misses() const { return misses_; }
 

@@ -4,6 +4,7 @@
 
 #include "sim/Flops.h"
 #include "rules/OpShardingRuleRegistry.h"
+#include "rules/RuleCache.h"
 #include "sim/TripCount.h"
 
 namespace autopart {
@@ -36,8 +37,25 @@ Simulator::Simulator(const Module &m, ShardingMap shardings, DeviceParams device
                                                                                   : nullptr);
   }
   addBlock(f.entry(), 1, 0);
-  rules_.reserve(sites_.size());
-  for (const Site &s : sites_) rules_.push_back(getOpShardingRule(m, s.op));
+  RuleCache cache(m);
+  std::unordered_map<const OpShardingRule *, uint32_t> shared;
+  siteRule_.reserve(sites_.size());
+  siteClass_.reserve(sites_.size());
+  for (const Site &s : sites_) {
+    const OpShardingRule *r = cache.get(s.op);
+    if (r && cache.isMemoized(s.op)) {
+      auto [it, inserted] = shared.emplace(r, uint32_t(rules_.size()));
+      if (inserted) rules_.push_back(*r);
+      siteRule_.push_back(it->second);
+      siteClass_.push_back(it->second);
+      continue;
+    }
+    siteRule_.push_back(uint32_t(rules_.size()));
+    siteClass_.push_back(kNoClass);
+    rules_.push_back(r ? std::optional<OpShardingRule>(*r) : std::nullopt);
+  }
+  shardingId_.assign(m.values.size(), 0);
+  for (ValueId v = 0; v < m.values.size(); ++v) noteSharding(v);
   costs_.resize(sites_.size());
   siteFlops_.resize(sites_.size());
   valid_.assign(sites_.size(), false);
@@ -93,6 +111,57 @@ void Simulator::indexUses() {
   for (uint32_t i = 0; i < sites_.size(); ++i) forEachValue(sites_[i], [&](ValueId v) { useSites_[fill[v]++] = i; });
 }
 
+size_t Simulator::KeyHash::operator()(const std::vector<uint32_t> &k) const {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a over the words
+  for (uint32_t w : k) {
+    h ^= w;
+    h *= 1099511628211ull;
+  }
+  return size_t(h);
+}
+
+void Simulator::noteSharding(ValueId v) {
+  if (v >= shardingId_.size()) return;
+  const TensorSharding *s = shardings_.get(v);
+  if (!s) {
+    shardingId_[v] = 0;
+    return;
+  }
+  auto [it, inserted] = internedShardings_.emplace(s->str(), uint32_t(internedShardings_.size() + 1));
+  shardingId_[v] = it->second;
+}
+
+bool Simulator::buildMemoKey(size_t i) {
+  if (siteClass_[i] == kNoClass) return false;
+  OpId op = sites_[i].op;
+  memoKey_.clear();
+  memoKey_.push_back(siteClass_[i]);
+  for (ValueId v : m_.operands(op)) memoKey_.push_back(shardingId_[v]);
+  for (uint32_t r = 0; r < m_.numResults(op); ++r) memoKey_.push_back(shardingId_[m_.result(op, r)]);
+  return true;
+}
+
+namespace {
+
+// A memoized cost names the values its collectives move on the op it was
+// computed for; these are the same positions on `to`.
+void renameCollectiveValues(const Module &m, OpId from, OpId to, OpCost &cost) {
+  for (Collective &c : cost.collectives) {
+    if (c.value == kNone) continue;
+    ValueId renamed = kNone;
+    for (uint32_t k = 0; k < m.numOperands(from) && renamed == kNone; ++k)
+      if (m.operand(from, k) == c.value) renamed = m.operand(to, k);
+    for (uint32_t k = 0; k < m.numResults(from) && renamed == kNone; ++k)
+      if (m.result(from, k) == c.value) renamed = m.result(to, k);
+    c.value = renamed;
+  }
+}
+
+// Bounds the memo during a long search; refilling it is cheap.
+constexpr size_t kMaxMemoEntries = size_t(1) << 20;
+
+}  // namespace
+
 void Simulator::evaluateSite(size_t i) {
   const Site &s = sites_[i];
   if (valid_[i]) {
@@ -105,8 +174,26 @@ void Simulator::evaluateSite(size_t i) {
     globalFlops_ += siteFlops_[i] * s.multiplier;
   }
   bool isEntryReturn = !options_.resultsFollowOperands && m_.isa(s.op, "func.return") && m_.parentOp(s.op) == entry_;
-  costs_[i] = costOp(m_, s.op, rules_[i] ? &*rules_[i] : nullptr, shardings_, device_,
-                     isEntryReturn ? &returnTargets_ : nullptr, &siteFlops_[i]);
+  bool memoizable = !isEntryReturn && buildMemoKey(i);
+  auto hit = memoizable ? memo_.find(memoKey_) : memo_.end();
+  if (hit != memo_.end()) {
+    const auto &[from, cost] = memoCosts_[hit->second];
+    costs_[i] = cost;
+    if (from != s.op) renameCollectiveValues(m_, from, s.op, costs_[i]);
+    ++memoHits_;
+  } else {
+    const std::optional<OpShardingRule> &rule = rules_[siteRule_[i]];
+    costs_[i] = costOp(m_, s.op, rule ? &*rule : nullptr, shardings_, device_,
+                       isEntryReturn ? &returnTargets_ : nullptr, &siteFlops_[i]);
+    if (memoizable) {
+      if (memo_.size() >= kMaxMemoEntries) {
+        memo_.clear();
+        memoCosts_.clear();
+      }
+      memo_.emplace(memoKey_, uint32_t(memoCosts_.size()));
+      memoCosts_.emplace_back(s.op, costs_[i]);
+    }
+  }
   valid_[i] = true;
   ++evaluatedSites_;
   const OpCost &c = costs_[i];
@@ -137,6 +224,8 @@ StepSummary Simulator::evaluate() {
 }
 
 void Simulator::invalidateAll() {
+  memo_.clear();
+  memoCosts_.clear();
   stale_.clear();
   for (size_t i = 0; i < sites_.size(); ++i) stale_.push_back(i);
 }
@@ -151,6 +240,7 @@ void Simulator::setSharding(ValueId v, std::optional<TensorSharding> s) {
     shardings_.set(v, std::move(*s));
   else
     shardings_.clear(v);
+  noteSharding(v);
   markStale(v);
 }
 
@@ -166,6 +256,7 @@ double Simulator::deltaAssign(std::span<const DimRef> dims, const AxisRef &axis)
     if (d.dim >= next.dims.size()) continue;
     next.dims[d.dim].axes.push_back(axis);
     shardings_.set(d.value, std::move(next));
+    noteSharding(d.value);
   }
   std::vector<size_t> touched;
   for (const auto &p : saved)
@@ -187,6 +278,7 @@ double Simulator::deltaAssign(std::span<const DimRef> dims, const AxisRef &axis)
       shardings_.set(p.first, std::move(*p.second));
     else
       shardings_.clear(p.first);
+    noteSharding(p.first);
   }
   for (size_t j = 0; j < touched.size(); ++j) costs_[touched[j]] = std::move(oldCosts[j]);
   compute_ = c0;

@@ -14,11 +14,19 @@
 //
 // Step time = compute + communication - overlap * min(compute, comm), with
 // overlap 0 (sequential) unless SimOptions says otherwise.
+//
+// Programs repeat themselves (every layer of a transformer is the same ops on
+// the same shapes), so site costs are memoized: two sites whose ops have the
+// same memoized rule (rules/RuleCache.h: same name, types and attributes) and
+// whose operands and results carry the same shardings cost the same. A
+// 96-layer model then costs about as much to evaluate as one layer. The memo
+// is dropped by invalidateAll, so a "full" evaluation starts from nothing.
 #pragma once
 
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/NamedDimensions.h"
@@ -75,6 +83,7 @@ public:
   OpId entry() const { return entry_; }
   const std::vector<std::string> &warnings() const { return warnings_; }
   size_t evaluatedSites() const { return evaluatedSites_; }  // for tests
+  size_t memoHits() const { return memoHits_; }
 
 private:
   void addBlock(BlockId b, double multiplier, int depth);
@@ -90,7 +99,25 @@ private:
   OpId entry_ = kNone;
   std::string defaultMesh_;
   std::vector<Site> sites_;
-  std::vector<std::optional<OpShardingRule>> rules_;  // per site
+  void noteSharding(ValueId v);
+  bool buildMemoKey(size_t i);
+
+  // Rules shared by the sites whose op has the same memoized rule; sites of
+  // ops whose rule depends on their neighbours get a rule of their own.
+  std::vector<std::optional<OpShardingRule>> rules_;
+  std::vector<uint32_t> siteRule_;  // per site, index into rules_
+  static constexpr uint32_t kNoClass = ~0u;
+  std::vector<uint32_t> siteClass_;  // per site: the shared rule, or kNoClass
+  // Interned shardings: equal shardings have equal ids (0: none).
+  std::vector<uint32_t> shardingId_;
+  std::unordered_map<std::string, uint32_t> internedShardings_;
+  struct KeyHash {
+    size_t operator()(const std::vector<uint32_t> &k) const;
+  };
+  std::vector<uint32_t> memoKey_;  // reused buffer
+  std::unordered_map<std::vector<uint32_t>, uint32_t, KeyHash> memo_;
+  std::vector<std::pair<OpId, OpCost>> memoCosts_;  // the op first costed
+  size_t memoHits_ = 0;
   std::vector<OpCost> costs_;
   std::vector<double> siteFlops_;  // global FLOPs of one execution
   std::vector<bool> valid_;

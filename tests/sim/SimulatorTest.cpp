@@ -117,3 +117,80 @@ TEST(TripCount, ForiLoopCounter) {
 
 }  // namespace
 }  // namespace autopart
+
+namespace autopart {
+namespace {
+
+// Four identical layers h_{k+1} = h_k . w_k: the memo shares their costs, but
+// a layer whose shardings differ must be costed on its own, and the values
+// its collectives move must be its own.
+const char *kRepeatedLayers = R"(sdy.mesh @mesh = <["d"=8]>
+func.func @main(%x: tensor<256x128xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"d"}, {}]>},
+                %w0: tensor<128x128xf32>, %w1: tensor<128x128xf32>,
+                %w2: tensor<128x128xf32>, %w3: tensor<128x128xf32>) -> tensor<256x128xf32> {
+  %0 = stablehlo.dot_general %x, %w0, contracting_dims = [1] x [0] : (tensor<256x128xf32>, tensor<128x128xf32>) -> tensor<256x128xf32>
+  %1 = stablehlo.dot_general %0, %w1, contracting_dims = [1] x [0] : (tensor<256x128xf32>, tensor<128x128xf32>) -> tensor<256x128xf32>
+  %2 = stablehlo.dot_general %1, %w2, contracting_dims = [1] x [0] : (tensor<256x128xf32>, tensor<128x128xf32>) -> tensor<256x128xf32>
+  %3 = stablehlo.dot_general %2, %w3, contracting_dims = [1] x [0] : (tensor<256x128xf32>, tensor<128x128xf32>) -> tensor<256x128xf32>
+  return %3 : tensor<256x128xf32>
+}
+)";
+
+void expectSameCosts(const Simulator &a, const Simulator &b) {
+  ASSERT_EQ(a.sites().size(), b.sites().size());
+  for (size_t i = 0; i < a.sites().size(); ++i) {
+    const OpCost &x = a.siteCost(i), &y = b.siteCost(i);
+    EXPECT_DOUBLE_EQ(x.computeSeconds, y.computeSeconds) << "site " << i;
+    EXPECT_DOUBLE_EQ(x.commSeconds, y.commSeconds) << "site " << i;
+    ASSERT_EQ(x.collectives.size(), y.collectives.size()) << "site " << i;
+    for (size_t k = 0; k < x.collectives.size(); ++k) {
+      EXPECT_EQ(x.collectives[k].kind, y.collectives[k].kind);
+      EXPECT_EQ(x.collectives[k].value, y.collectives[k].value) << "site " << i;
+    }
+  }
+}
+
+TEST(Simulator, MemoizedLayersMatchAFreshEvaluation) {
+  auto m = parse(kRepeatedLayers);
+  ShardingMap map = ShardingMap::fromModule(*m);
+  FuncView f{*m, m->functions().front()};
+  auto rowSharded = [] {
+    TensorSharding s = TensorSharding::closed("mesh", 2);
+    s.dims[0].axes.push_back(AxisRef{"d"});
+    return s;
+  };
+  // Every layer's input and output data parallel: four equal sites.
+  for (uint32_t k = 0; k < 4; ++k) map.set(m->result(m->blocks[f.entry()].ops[k]), rowSharded());
+  Simulator sim(*m, map, roundDevice());
+  sim.evaluate();
+  EXPECT_EQ(sim.memoHits(), 3u);  // layers 1-3 reuse layer 0's cost
+
+  // Layer 2's weight is FSDP-sharded: its site needs an all-gather of w2,
+  // which the memo must not hand to the other layers.
+  ValueId w2 = f.args()[3];
+  sim.setSharding(w2, rowSharded());
+  StepSummary incremental = sim.evaluate();
+  map.set(w2, rowSharded());
+  Simulator fresh(*m, map, roundDevice());
+  StepSummary full = fresh.evaluate();
+  EXPECT_DOUBLE_EQ(incremental.stepSeconds, full.stepSeconds);
+  expectSameCosts(sim, fresh);
+  ASSERT_EQ(sim.siteCost(2).collectives.size(), 1u);
+  EXPECT_EQ(sim.siteCost(2).collectives[0].value, w2);
+  EXPECT_TRUE(sim.siteCost(1).collectives.empty());
+
+  // The same sharding on w0 makes layer 0 equal to layer 2: a memo hit, with
+  // the collective renamed to w0.
+  ValueId w0 = f.args()[1];
+  sim.setSharding(w0, rowSharded());
+  sim.evaluate();
+  ASSERT_EQ(sim.siteCost(0).collectives.size(), 1u);
+  EXPECT_EQ(sim.siteCost(0).collectives[0].value, w0);
+  map.set(w0, rowSharded());
+  Simulator fresh2(*m, map, roundDevice());
+  fresh2.evaluate();
+  expectSameCosts(sim, fresh2);
+}
+
+}  // namespace
+}  // namespace autopart
