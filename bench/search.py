@@ -40,8 +40,8 @@ def run(cmd, timeout=600):
 
 
 def has_command(autopart, name):
-    p, _ = run([autopart, name, "--help"])
-    return p.returncode == 0
+    p, _ = run([autopart, "--help"])
+    return any(line.split()[:1] == [name] for line in p.stdout.splitlines() if line.startswith("  "))
 
 
 def has_method(autopart, program, method):
@@ -51,32 +51,32 @@ def has_method(autopart, program, method):
 
 
 def programs(autopart, tmp, quick):
-    """(label, path, small: exhaustive is attempted, note)"""
+    """(label, path, size: "small" (exhaustive attempted) / "medium" / "large" (first device only), origin)"""
     out = []
     mlp = os.path.join(ROOT, "..", "shared", "models", "jax_mnist_mlp_train_step.mlir")
     if os.path.exists(mlp):
-        out.append(("jax MNIST MLP train step (real, batch 128)", mlp, True, "shared/models"))
+        out.append(("jax MNIST MLP train step (real, batch 128)", mlp, "small", "shared/models"))
     if has_command(autopart, "gen"):
-        for label, args in [("gen mlp", ["mlp"]), ("gen gpt 125m", ["gpt", "--preset", "125m"]),
-                            ("gen gpt 175b", ["gpt", "--preset", "175b"])]:
+        for label, args, size in [("gen mlp", ["mlp"], "small"), ("gen gpt 125m", ["gpt", "--preset", "125m"], "medium"),
+                                  ("gen gpt 175b", ["gpt", "--preset", "175b"], "large")]:
             path = os.path.join(tmp, label.replace(" ", "_") + ".mlir")
             p, _ = run([autopart, "gen"] + args + ["-o", path])
             if p.returncode == 0:
-                out.append((label, path, label == "gen mlp", "autopart gen " + " ".join(args)))
+                out.append((label, path, size, "autopart gen " + " ".join(args)))
             else:
                 print(f"autopart gen {' '.join(args)} failed: {p.stderr.strip()[:200]}", file=sys.stderr)
     stand_ins = [
-        ("2-layer transformer stand-in (d 1024, S 512, B 16)", (2, 16, 512, 1024, 16, 64, 4096), True),
-        ("12-layer GPT-2-size stand-in (d 768, S 1024, B 64)", (12, 64, 1024, 768, 12, 64, 3072), False),
+        ("2-layer transformer stand-in (d 1024, S 512, B 16)", (2, 16, 512, 1024, 16, 64, 4096), "small"),
+        ("12-layer GPT-2-size stand-in (d 768, S 1024, B 64)", (12, 64, 1024, 768, 12, 64, 3072), "medium"),
     ]
     if not quick:
         stand_ins.append(("96-layer GPT-3-175B-size stand-in (d 12288, S 2048, B 2048)",
-                          (96, 2048, 2048, 12288, 96, 128, 49152), False))
-    for label, dims, small in stand_ins:
+                          (96, 2048, 2048, 12288, 96, 128, 49152), "large"))
+    for label, dims, size in stand_ins:
         path = os.path.join(tmp, "stack_%d.mlir" % dims[0])
         with open(path, "w") as f:
             f.write(search_programs.stack(*dims))
-        out.append((label, path, small, "bench/search_programs.py stack " + " ".join(map(str, dims))))
+        out.append((label, path, size, "bench/search_programs.py stack " + " ".join(map(str, dims))))
     return out
 
 
@@ -132,14 +132,15 @@ def main():
         progs = programs(autopart, tmp, a.quick)
         ilp = has_method(autopart, progs[0][1], "ilp")
         methods = ["mcts"] + EXPERTS + (["ilp"] if ilp else [])
-        for label, path, small, origin in progs:
+        for label, path, size, origin in progs:
+            small = size == "small"
             lines.append(f"\n### {label}\n\nsource: `{origin}`\n")
             head = "| devices | mesh | device | auto step | auto GiB | auto search | best expert | expert step | auto / expert | " + \
                    " | ".join(EXPERTS) + (" | ILP step | ILP search" if ilp else "") + " | exhaustive | exh. search |"
             lines.append(head)
             lines.append("|" + "---|" * (head.count("|") - 1))
             for count, mesh in MESHES:
-                for device in devices:
+                for device in devices[:1] if size == "large" else devices:
                     res, wall, err = search(autopart, path, mesh, device, methods, a.iterations, a.budget)
                     if res is None:
                         lines.append(f"| {count} | `{mesh}` | {device} | error: {err[:80]} |")
