@@ -17,6 +17,8 @@ namespace autopart {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+// Q = kMeanWeight * mean + (1 - kMeanWeight) * best reward below a child.
+constexpr double kMeanWeight = 0.5;
 
 // Order-independent hash of an action set (Zobrist): fixed per action id,
 // independent of the search seed.
@@ -159,7 +161,7 @@ private:
       int chosen = -1;
       for (size_t k = 0; k < node.child.size(); ++k) {
         const Node &ch = nodes_[size_t(node.child[k])];
-        double q = 0.5 * (ch.total / ch.visits + ch.best);
+        double q = kMeanWeight * ch.total / ch.visits + (1 - kMeanWeight) * ch.best;
         double s = score(q, ch.visits);
         if (s > bestScore) {
           bestScore = s;
@@ -197,40 +199,73 @@ private:
   int32_t root_ = 0;
 };
 
-// Hill climbing from `path`: add the first action, or drop the first one,
-// that improves the plan, until neither does or time runs out.
+// Local search from `path`: add the first action that improves the plan,
+// drop the first one whose removal does, and, when neither does, kick:
+// drop one action and descend greedily (best improving action each round,
+// never the dropped one) — this swaps a sharding of an axis for several
+// others (sequence on "model" for heads and MLP hidden on "model"), a move
+// single additions and removals cannot make. Stops at a local optimum or
+// the deadline.
 void polish(SearchState &st, std::vector<uint32_t> &path, PlanCost &cost, Clock::time_point deadline) {
+  auto accept = [&](const PlanCost &c) {
+    if (!c.betterThan(cost)) return false;
+    cost = c;
+    path = st.path();
+    return true;
+  };
   bool improved = true;
   while (improved && Clock::now() < deadline) {
     improved = false;
+    st.reset();
+    st.applyAll(path);
     for (uint32_t id = 0; id < st.space().size() && Clock::now() < deadline; ++id) {
       if (!st.legal(id)) continue;
       st.apply(id);
-      PlanCost c = st.evaluate();
-      if (c.betterThan(cost)) {
-        cost = c;
-        path = st.path();
+      if (accept(st.evaluate()))
         improved = true;
-      } else {
+      else
         st.undo();
-      }
     }
     for (size_t i = 0; i < path.size() && Clock::now() < deadline; ++i) {
       std::vector<uint32_t> fewer = path;
       fewer.erase(fewer.begin() + std::ptrdiff_t(i));
       st.reset();
       st.applyAll(fewer);
-      PlanCost c = st.evaluate();
-      if (c.betterThan(cost)) {
-        cost = c;
-        path = st.path();
+      if (accept(st.evaluate())) {
         improved = true;
         --i;
       }
     }
-    st.reset();
-    st.applyAll(path);
+    if (improved) continue;
+    for (size_t i = 0; i < path.size() && !improved && Clock::now() < deadline; ++i) {
+      uint32_t dropped = path[i];
+      std::vector<uint32_t> fewer = path;
+      fewer.erase(fewer.begin() + std::ptrdiff_t(i));
+      st.reset();
+      st.applyAll(fewer);
+      PlanCost here = st.evaluate();
+      for (;;) {
+        int64_t pick = -1;
+        PlanCost pickCost = here;
+        for (uint32_t id = 0; id < st.space().size() && Clock::now() < deadline; ++id) {
+          if (id == dropped || !st.legal(id)) continue;
+          st.apply(id);
+          PlanCost c = st.evaluate();
+          st.undo();
+          if (c.betterThan(pickCost)) {
+            pick = id;
+            pickCost = c;
+          }
+        }
+        if (pick < 0) break;
+        st.apply(uint32_t(pick));
+        here = pickCost;
+      }
+      improved = accept(here);
+    }
   }
+  st.reset();
+  st.applyAll(path);
 }
 
 }  // namespace

@@ -14,8 +14,9 @@
 // deterministic, the best one found below a node matters). Root
 // parallelism: each thread grows its own tree on its own SearchState copy
 // with its own seed and iteration share; the best plan over threads (ties to
-// the lower thread) is then polished by hill climbing (add one action or drop
-// one while the plan improves). With an iteration budget the result depends
+// the lower thread) is then polished by local search: add one action, drop
+// one, or drop one and descend greedily without it (a swap of what an axis
+// shards), while the plan improves. With an iteration budget the result depends
 // only on the seed; a time budget that cuts the search short does not.
 //
 //   MctsOptions o;  o.iterations = 2000;  o.seed = 1;

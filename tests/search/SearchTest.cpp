@@ -24,9 +24,9 @@ Mesh parseMesh(const std::vector<std::pair<std::string, int64_t>> &axes) {
   return mesh;
 }
 
-DeviceParams h100(const Mesh &mesh) {
+DeviceParams preset(const Mesh &mesh, const char *name = "h100-80gb") {
   std::string err;
-  std::optional<Hardware> hw = loadHardware("h100-80gb", &err);
+  std::optional<Hardware> hw = loadHardware(name, &err);
   EXPECT_TRUE(hw) << err;
   return hardwareDeviceParams(*hw, mesh);
 }
@@ -37,8 +37,9 @@ struct Fixture {
   Mesh mesh;
   DeviceParams device;
 
-  Fixture(const std::string &program, Mesh meshIn)
-      : m(parseProgram(program)), names(analyzeNamedDimensions(*m)), mesh(std::move(meshIn)), device(h100(mesh)) {}
+  Fixture(const std::string &program, Mesh meshIn, const char *device = "h100-80gb")
+      : m(parseProgram(program)), names(analyzeNamedDimensions(*m)), mesh(std::move(meshIn)),
+        device(preset(mesh, device)) {}
 
   SearchProblem problem() const {
     return SearchProblem{*m, findEntryFunction(*m), mesh, "mesh", names, device, ShardingVector(m->values.size()), {}};
@@ -66,16 +67,18 @@ bool sameCost(const PlanCost &a, const PlanCost &b) {
 struct SmallCase {
   std::string program;
   std::vector<std::pair<std::string, int64_t>> mesh;
+  const char *device = "h100-80gb";
+  int64_t iterations = 1000;
 };
 
 class AutoMatchesExhaustive : public ::testing::TestWithParam<SmallCase> {};
 
 TEST_P(AutoMatchesExhaustive, OnSmallSpaces) {
-  Fixture fx(GetParam().program, parseMesh(GetParam().mesh));
+  Fixture fx(GetParam().program, parseMesh(GetParam().mesh), GetParam().device);
   SearchProblem p = fx.problem();
   SearchOutcome exhaustive = run("exhaustive", p, budget(0));
   ASSERT_TRUE(exhaustive.complete) << exhaustive.note;
-  SearchOutcome mcts = run("mcts", p, budget(1000));
+  SearchOutcome mcts = run("mcts", p, budget(GetParam().iterations));
   EXPECT_TRUE(sameCost(mcts.cost, exhaustive.cost))
       << "mcts " << mcts.cost.stepSeconds << " s, exhaustive " << exhaustive.cost.stepSeconds << " s";
   // The optimum shards something: these cases are not trivially replicated.
@@ -88,7 +91,14 @@ INSTANTIATE_TEST_SUITE_P(
                       SmallCase{mlpStep(4096, 8192, 32768, "bf16"), {{"data", 8}, {"model", 4}}},
                       SmallCase{mlpStep(4096, 8192, 32768, "bf16"), {{"data", 8}}},
                       SmallCase{transformerBlock(16, 512, 1024, 16, 64, 4096, "bf16"), {{"data", 8}}},
-                      SmallCase{transformerBlock(16, 512, 1024, 16, 64, 4096, "bf16"), {{"data", 2}, {"model", 4}}}));
+                      SmallCase{transformerBlock(16, 512, 1024, 16, 64, 4096, "bf16"), {{"data", 2}, {"model", 4}}},
+                      // Few iterations on a 64-device TPU mesh: the optimum
+                      // (heads and MLP hidden on "model") is a swap away from
+                      // the sequence on "model", which the polish makes.
+                      SmallCase{transformerBlock(16, 512, 1024, 16, 64, 4096, "bf16"), {{"data", 8}, {"model", 8}},
+                                "tpu-v5e", 200},
+                      SmallCase{transformerBlock(16, 512, 1024, 16, 64, 4096, "bf16"), {{"data", 64}, {"model", 8}},
+                                "tpu-v5e", 200}));
 
 class AutoBeatsExperts : public ::testing::TestWithParam<std::vector<std::pair<std::string, int64_t>>> {};
 
