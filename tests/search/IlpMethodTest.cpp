@@ -1,0 +1,45 @@
+// The ILP baseline as a method of `autopart search`: registered under "ilp",
+// priced by the same simulator as the other methods, and never worse than
+// leaving the program replicated (the replicated plan is one of its
+// strategies, and on these programs its objective and the simulator agree).
+#include "search/SearchMethod.h"
+#include "sim/Hardware.h"
+#include "tactics/ApplySchedule.h"
+
+#include "tests/search/SearchFixtures.h"
+
+namespace autopart {
+namespace {
+
+void checkIlpBeatsReplicated(const std::string &program) {
+  std::unique_ptr<Module> m = testing::parseProgram(program);
+  NamedDimensions names = analyzeNamedDimensions(*m);
+  Mesh mesh;
+  mesh.axes = {{"data", 4}, {"model", 2}};
+  std::string err;
+  std::optional<Hardware> hw = loadHardware("h100-80gb", &err);
+  ASSERT_TRUE(hw) << err;
+  SearchProblem p{*m, findEntryFunction(*m), mesh, "mesh", names, hardwareDeviceParams(*hw, mesh),
+                  ShardingVector(m->values.size()), {}};
+  const SearchMethodInfo *ilp = findSearchMethod("ilp");
+  ASSERT_NE(ilp, nullptr);
+  SearchBudget budget;
+  budget.seconds = 60;
+  SearchOutcome out = runSearchMethod(*ilp, p, budget);
+  ASSERT_TRUE(out.found) << out.note;
+  EXPECT_TRUE(out.cost.feasible);
+  EXPECT_NE(out.note.find("optimal"), std::string::npos) << out.note;
+  PlanCost replicated = priceShardings(p, p.base);
+  EXPECT_LE(out.cost.stepSeconds, replicated.stepSeconds * (1 + 1e-9));
+  ASSERT_FALSE(out.actions.empty());
+  EXPECT_NE(out.actions[0].find("tensors sharded"), std::string::npos);
+}
+
+TEST(IlpMethod, MlpStepNoWorseThanReplicated) { checkIlpBeatsReplicated(testing::mlpStep()); }
+
+TEST(IlpMethod, TransformerBlockNoWorseThanReplicated) {
+  checkIlpBeatsReplicated(testing::transformerBlock());
+}
+
+}  // namespace
+}  // namespace autopart
