@@ -72,8 +72,14 @@ bool SearchState::canAdd(ValueId v, uint32_t dim, const SearchAxis &axis) const 
   int64_t size = m.types.shape(m.type(v))[dim];
   int64_t shards = 1;
   if (const std::optional<TensorSharding> &s = current_[v]) {
-    for (const AxisRef &a : s->allAxes())
-      if (a.name == axis.name) return false;
+    // allAxes() without building the list: this runs for every member of
+    // every candidate action.
+    for (const DimSharding &d : s->dims)
+      for (const AxisRef &a : d.axes)
+        if (a.name == axis.name) return false;
+    for (const std::vector<AxisRef> *list : {&s->replicated, &s->unreduced})
+      for (const AxisRef &a : *list)
+        if (a.name == axis.name) return false;
     if (dim < s->dims.size()) shards = s->dims[dim].shardCount(space_->mesh);
   }
   return size % (shards * axis.size) == 0;
