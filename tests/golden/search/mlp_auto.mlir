@@ -1,0 +1,37 @@
+// RUN: autopart search %s --mesh data=2,model=4 --method exhaustive -o - 2>/dev/null | FileCheck %s
+// RUN: autopart search %s --mesh data=2,model=4 --method mcts --iterations 200 --seed 3 -o - 2>/dev/null | FileCheck %s
+// RUN: autopart plan %s --mesh data=2,model=4 --tactics dp,auto 2>/dev/null | FileCheck %s
+// RUN: autopart search %s --mesh data=2,model=4 --method mcts,exhaustive,dp --iterations 200 | FileCheck %s --check-prefix=TABLE
+// RUN: not autopart search %s --mesh data=2,model=4 --method pipeline 2>&1 | FileCheck %s --check-prefix=BADMETHOD
+
+// A wide MLP with a large batch on 8 H100s: the fastest plan is the
+// expert's dp+megatron (batch on "data", the hidden name of w1/b1/w2 on
+// "model"); the exhaustive search, MCTS and `dp,auto` (auto adding the
+// hidden name on top of dp's batch) all find it without being told.
+
+// CHECK: sdy.mesh @mesh = <["data"=2, "model"=4]>
+// CHECK-LABEL: func.func public @main(
+// CHECK-SAME{LITERAL}: %arg0: tensor<8192x32768xbf16> {jax.arg_info = "params['w1']", sdy.sharding = #sdy.sharding<@mesh, [{}, {"model"}]>}
+// CHECK-SAME{LITERAL}: %arg1: tensor<32768xbf16> {jax.arg_info = "params['b1']", sdy.sharding = #sdy.sharding<@mesh, [{"model"}]>}
+// CHECK-SAME{LITERAL}: %arg2: tensor<32768x8192xbf16> {jax.arg_info = "params['w2']", sdy.sharding = #sdy.sharding<@mesh, [{"model"}, {}]>}
+// CHECK-SAME{LITERAL}: %arg3: tensor<4096x8192xbf16> {jax.arg_info = "batch['x']", sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}
+
+// TABLE: method
+// TABLE-NEXT: mcts {{.*}} yes
+// TABLE-NEXT: exhaustive {{.*}} yes
+// TABLE-NEXT: dp {{.*}} yes
+// TABLE: mcts plan:
+// TABLE-DAG: shard n{{[0-9]+}} (size 32768, {{.*}} on "model"
+// TABLE-DAG: shard n{{[0-9]+}} (size 4096, {{.*}} on "data"
+
+// BADMETHOD: error: --method: unknown method 'pipeline'
+func.func public @main(%arg0: tensor<8192x32768xbf16> {jax.arg_info = "params['w1']"}, %arg1: tensor<32768xbf16> {jax.arg_info = "params['b1']"}, %arg2: tensor<32768x8192xbf16> {jax.arg_info = "params['w2']"}, %arg3: tensor<4096x8192xbf16> {jax.arg_info = "batch['x']"}, %arg4: tensor<8192x32768xbf16> {jax.arg_info = "opt_state['mu']['w1']"}) -> (tensor<4096x8192xbf16>, tensor<8192x32768xbf16>) {
+  %0 = stablehlo.dot_general %arg3, %arg0, contracting_dims = [1] x [0] : (tensor<4096x8192xbf16>, tensor<8192x32768xbf16>) -> tensor<4096x32768xbf16>
+  %1 = stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<32768xbf16>) -> tensor<4096x32768xbf16>
+  %2 = stablehlo.add %0, %1 : tensor<4096x32768xbf16>
+  %3 = stablehlo.logistic %2 : tensor<4096x32768xbf16>
+  %4 = stablehlo.dot_general %3, %arg2, contracting_dims = [1] x [0] : (tensor<4096x32768xbf16>, tensor<32768x8192xbf16>) -> tensor<4096x8192xbf16>
+  %5 = stablehlo.add %4, %arg3 : tensor<4096x8192xbf16>
+  %6 = stablehlo.subtract %arg0, %arg4 : tensor<8192x32768xbf16>
+  return %5, %6 : tensor<4096x8192xbf16>, tensor<8192x32768xbf16>
+}
