@@ -124,6 +124,7 @@ private:
   }
 
   double rollout(const Node &from) {
+    if (o_.greedyRollouts) return greedyRollout(from);
     std::vector<uint32_t> order = from.legal;
     std::shuffle(order.begin(), order.end(), rng_);
     std::uniform_real_distribution<double> coin(0, 1);
@@ -135,6 +136,30 @@ private:
     consider(c);
     while (state_.path().size() > depth) state_.undo();
     return reward(c);
+  }
+
+  // The node's legal actions in prior order, each kept when it improves the
+  // plan: one evaluation per candidate, no randomness.
+  double greedyRollout(const Node &from) {
+    size_t depth = state_.path().size();
+    PlanCost here;
+    bool priced = false;
+    for (uint32_t id : from.legal) {
+      if (!state_.legal(id)) continue;
+      if (!priced) {
+        here = state_.evaluate();
+        priced = true;
+      }
+      state_.apply(id);
+      PlanCost c = state_.evaluate();
+      consider(c);
+      if (c.betterThan(here))
+        here = c;
+      else
+        state_.undo();
+    }
+    while (state_.path().size() > depth) state_.undo();
+    return priced ? reward(here) : from.stopReward;
   }
 
   void iterate() {

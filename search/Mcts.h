@@ -4,7 +4,8 @@
 // legal actions, expanded in prior order (bytes the action covers, largest
 // first) as the node's visits grow (progressive widening), plus "stop here".
 // Each iteration walks the tree by UCT, expands one child, finishes the plan
-// with a random rollout and backs the reward up:
+// with a rollout (random, or greedy with MctsOptions::greedyRollouts) and
+// backs the reward up:
 //
 //   reward(feasible)   = min(1, base step / step / devices)   in (0, 1]
 //   reward(infeasible) = -(1 - HBM / peak)                     in (-1, 0)
@@ -38,7 +39,11 @@ struct MctsOptions {
   uint64_t seed = 0;
   int threads = 2;
   bool progress = false;      // progress line on stderr
-  double rolloutTake = 0.5;   // chance a rollout takes each legal action
+  double rolloutTake = 0.5;   // chance a random rollout takes each legal action
+  // Greedy rollouts: the legal actions in prior order, each kept when it
+  // improves the plan (one evaluation per action, deterministic) instead of
+  // a random subset (one evaluation).
+  bool greedyRollouts = false;
   bool polish = true;
 };
 

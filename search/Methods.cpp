@@ -37,6 +37,7 @@ SearchMethodRegistration mcts("mcts", "Monte Carlo Tree Search over the named-di
                                 o.seed = b.seed;
                                 o.threads = b.threads;
                                 o.progress = b.progress;
+                                o.greedyRollouts = b.greedyRollouts;
                                 MctsResult r = runMcts(space, p.device, o);
                                 SearchOutcome out;
                                 out.shardings = std::move(r.shardings);

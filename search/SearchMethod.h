@@ -43,6 +43,7 @@ struct SearchBudget {
   int threads = 2;
   bool progress = false;    // progress line on stderr
   double exploration = 0.7; // UCT constant (mcts)
+  bool greedyRollouts = false;  // mcts: greedy instead of random rollouts
 };
 
 struct SearchOutcome {

@@ -35,6 +35,7 @@ struct SearchOptions {
   uint64_t seed = 0;
   double exploration = 0.7;
   int threads = 2;
+  std::string rollout = "random";
   bool json = false;
 };
 
@@ -144,6 +145,7 @@ int runSearch(const SearchOptions &o) {
   budget.seed = o.seed;
   budget.threads = o.threads;
   budget.exploration = o.exploration;
+  budget.greedyRollouts = o.rollout == "greedy";
   budget.progress = !o.json;
 
   std::vector<SearchOutcome> results;
@@ -246,6 +248,8 @@ CommandRegistration reg(
       app.add_option("--seed", o->seed, "Random seed (same seed and iterations: same plan)");
       app.add_option("--exploration", o->exploration, "UCT exploration constant (default 0.7)");
       app.add_option("--threads", o->threads, "Search threads (default 2)");
+      app.add_option("--rollout", o->rollout, "MCTS rollouts: random (default) or greedy")
+          ->check(CLI::IsMember({"random", "greedy"}));
       app.add_option("--function", o->function, "Entry function (default: main)");
       app.add_flag("--json", o->json, "Machine-readable output");
       app.add_option("-o,--output", o->output, "Write the first method's plan as an annotated program");

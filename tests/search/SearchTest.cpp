@@ -193,3 +193,21 @@ TEST(AutoTactic, ComposesWithManualTactics) {
 
 }  // namespace
 }  // namespace autopart
+
+namespace autopart {
+namespace {
+
+TEST(Mcts, GreedyRolloutsReachTheOptimum) {
+  Fixture fx(transformerBlock(16, 512, 1024, 16, 64, 4096, "bf16"), parseMesh({{"data", 2}, {"model", 4}}));
+  SearchProblem p = fx.problem();
+  SearchOutcome exhaustive = run("exhaustive", p, budget(0));
+  ASSERT_TRUE(exhaustive.complete);
+  SearchBudget b = budget(200);
+  b.greedyRollouts = true;
+  SearchOutcome mcts = run("mcts", p, b);
+  EXPECT_TRUE(sameCost(mcts.cost, exhaustive.cost));
+  EXPECT_EQ(run("mcts", p, b).actions, mcts.actions);  // deterministic too
+}
+
+}  // namespace
+}  // namespace autopart
