@@ -1,0 +1,152 @@
+#include "gen/Layers.h"
+
+#include <cmath>
+
+namespace autopart::gen {
+
+namespace {
+
+Dims iotaDims(int64_t n) {
+  Dims d;
+  for (int64_t i = 0; i < n; ++i) d.push_back(i);
+  return d;
+}
+
+}  // namespace
+
+Tensor Ops::overLast(const Tensor &v, const Tensor &like) { return e.broadcast(v, like.shape, iotaDims(like.rank() - 1)); }
+
+Tensor Ops::alongLast(const Tensor &v, const Tensor &like) { return e.broadcast(v, like.shape, {like.rank() - 1}); }
+
+Tensor Ops::sumLeading(const Tensor &x) { return e.reduce(x, iotaDims(x.rank() - 1)); }
+
+size_t ParamSet::declare(const std::string &path, Shape shape) {
+  params_.push_back(Param{path, std::move(shape), {}, {}, {}, {}});
+  return params_.size() - 1;
+}
+
+void ParamSet::materialize(StablehloEmitter &e) {
+  for (Param &p : params_) p.value = e.arg(p.shape, "params" + p.path);
+  for (Param &p : params_) p.mu = e.arg(p.shape, "opt_state['mu']" + p.path);
+  for (Param &p : params_) p.nu = e.arg(p.shape, "opt_state['nu']" + p.path);
+}
+
+void ParamSet::addGrad(Ops &ops, size_t i, const Tensor &g) {
+  Param &p = params_[i];
+  p.grad = p.grad.name.empty() ? g : ops.add(p.grad, g);
+}
+
+void ParamSet::emitAdamUpdate(Ops &ops, double lr, double b1, double b2, double eps) {
+  std::vector<Tensor> next, mu, nu;
+  for (Param &p : params_) {
+    if (p.grad.name.empty()) throw GenError("parameter " + p.path + " has no gradient");
+    Tensor m = ops.add(ops.scale(p.mu, b1), ops.scale(p.grad, 1 - b1));
+    Tensor v = ops.add(ops.scale(p.nu, b2), ops.scale(ops.mul(p.grad, p.grad), 1 - b2));
+    Tensor denom = ops.shift(ops.e.unary("sqrt", v), eps);
+    next.push_back(ops.sub(p.value, ops.scale(ops.div(m, denom), lr)));
+    mu.push_back(m);
+    nu.push_back(v);
+  }
+  for (size_t i = 0; i < params_.size(); ++i) ops.e.result(next[i], "['params']" + params_[i].path);
+  for (size_t i = 0; i < params_.size(); ++i) ops.e.result(mu[i], "['opt_state']['mu']" + params_[i].path);
+  for (size_t i = 0; i < params_.size(); ++i) ops.e.result(nu[i], "['opt_state']['nu']" + params_[i].path);
+}
+
+int64_t ParamSet::numElements() const {
+  int64_t n = 0;
+  for (const Param &p : params_) {
+    int64_t k = 1;
+    for (int64_t d : p.shape) k *= d;
+    n += k;
+  }
+  return n;
+}
+
+Tensor layerNorm(Ops &ops, const Tensor &x, const Tensor &g, const Tensor &b, LayerNormCache &cache) {
+  double invD = 1.0 / double(x.shape.back());
+  Tensor mean = ops.e.reduce(x, {x.rank() - 1});
+  Tensor xc = ops.sub(x, ops.overLast(ops.scale(mean, invD), x));
+  Tensor var = ops.scale(ops.sumLast(ops.mul(xc, xc)), invD);
+  cache.rstd = ops.e.unary("rsqrt", ops.shift(var, 1e-5));
+  cache.xhat = ops.mul(xc, ops.overLast(cache.rstd, x));
+  return ops.add(ops.mul(cache.xhat, ops.alongLast(g, x)), ops.alongLast(b, x));
+}
+
+Tensor layerNormGrad(Ops &ops, const Tensor &dy, const Tensor &g, const LayerNormCache &cache, Tensor &dg,
+                     Tensor &db) {
+  double invD = 1.0 / double(dy.shape.back());
+  dg = ops.sumLeading(ops.mul(dy, cache.xhat));
+  db = ops.sumLeading(dy);
+  Tensor dxhat = ops.mul(dy, ops.alongLast(g, dy));
+  Tensor a = ops.scale(ops.sumLast(dxhat), invD);
+  Tensor c = ops.scale(ops.sumLast(ops.mul(dxhat, cache.xhat)), invD);
+  Tensor inner = ops.sub(ops.sub(dxhat, ops.overLast(a, dy)), ops.mul(cache.xhat, ops.overLast(c, dy)));
+  return ops.mul(ops.overLast(cache.rstd, dy), inner);
+}
+
+namespace {
+constexpr double kGeluC = 0.7978845608028654;  // sqrt(2 / pi)
+constexpr double kGeluA = 0.044715;
+}  // namespace
+
+Tensor gelu(Ops &ops, const Tensor &h) {
+  Tensor h3 = ops.mul(ops.mul(h, h), h);
+  Tensor t = ops.e.unary("tanh", ops.scale(ops.add(h, ops.scale(h3, kGeluA)), kGeluC));
+  return ops.mul(ops.scale(h, 0.5), ops.shift(t, 1));
+}
+
+Tensor geluGrad(Ops &ops, const Tensor &h, const Tensor &dy) {
+  Tensor h2 = ops.mul(h, h);
+  Tensor t = ops.e.unary("tanh", ops.scale(ops.add(h, ops.scale(ops.mul(h2, h), kGeluA)), kGeluC));
+  Tensor left = ops.scale(ops.shift(t, 1), 0.5);
+  Tensor oneMinusT2 = ops.sub(ops.e.splat(1, t.shape, t.dtype), ops.mul(t, t));
+  Tensor du = ops.scale(ops.shift(ops.scale(h2, 3 * kGeluA), 1), kGeluC);
+  Tensor right = ops.mul(ops.mul(ops.scale(h, 0.5), oneMinusT2), du);
+  return ops.mul(dy, ops.add(left, right));
+}
+
+Tensor relu(Ops &ops, const Tensor &h) { return ops.e.binary("maximum", h, ops.e.splat(0, h.shape, h.dtype)); }
+
+Tensor reluGrad(Ops &ops, const Tensor &h, const Tensor &dy) {
+  Tensor zero = ops.e.splat(0, h.shape, h.dtype);
+  return ops.e.select(ops.e.compare("GT", h, zero), dy, zero);
+}
+
+Tensor softmaxCrossEntropy(Ops &ops, const Tensor &logits, const Tensor &targets, Tensor &dlogits) {
+  int64_t last = logits.rank() - 1;
+  double count = 1;
+  for (int64_t i = 0; i < last; ++i) count *= double(logits.shape[i]);
+  Tensor mx = ops.e.reduce(logits, {last}, "maximum");
+  Tensor z = ops.sub(logits, ops.overLast(mx, logits));
+  Tensor ez = ops.e.unary("exponential", z);
+  Tensor se = ops.sumLast(ez);
+  Tensor lse = ops.e.unary("log", se);
+  Tensor classes = ops.e.iota(logits.shape, last, targets.dtype);
+  Tensor hit = ops.e.compare("EQ", classes, ops.overLast(targets, classes));
+  Tensor onehot = ops.e.convert(hit, logits.dtype);
+  Tensor picked = ops.sumLast(ops.mul(z, onehot));
+  Tensor nll = ops.sub(lse, picked);
+  Dims all;
+  for (int64_t i = 0; i < nll.rank(); ++i) all.push_back(i);
+  Tensor loss = ops.scale(ops.e.reduce(nll, all), 1.0 / count);
+  Tensor probs = ops.div(ez, ops.overLast(se, logits));
+  dlogits = ops.scale(ops.sub(probs, onehot), 1.0 / count);
+  return loss;
+}
+
+Tensor linear(Ops &ops, const Tensor &x, const Tensor &w, const Tensor *b) {
+  Tensor y = ops.e.dot(x, w, {}, {}, {x.rank() - 1}, {0});
+  return b ? ops.add(y, ops.alongLast(*b, y)) : y;
+}
+
+Tensor linearGrad(Ops &ops, const Tensor &x, const Tensor &w, const Tensor &dy, Tensor &dw, Tensor *db,
+                  bool needDx) {
+  Dims leading;
+  for (int64_t i = 0; i + 1 < x.rank(); ++i) leading.push_back(i);
+  dw = ops.e.dot(x, dy, {}, {}, leading, leading);
+  if (db) *db = ops.sumLeading(dy);
+  if (!needDx) return {};
+  return ops.e.dot(dy, w, {}, {}, {dy.rank() - 1}, {1});
+}
+
+}  // namespace autopart::gen

@@ -1,0 +1,88 @@
+// The layers the benchmark generators build programs from, each a forward
+// function that returns what its backward needs and a backward function
+// computing input and parameter gradients by hand (as jax.grad would emit
+// them: dot_generals with swapped contracting dimensions, reductions for
+// broadcasts). Shapes follow JAX's transformer layout: activations
+// [batch, seq, d_model], attention weights [d_model, heads, head_dim].
+//
+//   LayerNorm over the last dimension, d = 4:   y = (x - mean) * rstd * g + b
+//   backward: dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)),
+//             dxhat = dy * g, dg = sum(dy * xhat), db = sum(dy)
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gen/StablehloEmitter.h"
+
+namespace autopart::gen {
+
+// Elementwise helpers over the emitter.
+struct Ops {
+  StablehloEmitter &e;
+
+  Tensor add(const Tensor &a, const Tensor &b) { return e.binary("add", a, b); }
+  Tensor sub(const Tensor &a, const Tensor &b) { return e.binary("subtract", a, b); }
+  Tensor mul(const Tensor &a, const Tensor &b) { return e.binary("multiply", a, b); }
+  Tensor div(const Tensor &a, const Tensor &b) { return e.binary("divide", a, b); }
+  Tensor scale(const Tensor &x, double c) { return mul(x, e.splat(c, x.shape, x.dtype)); }
+  Tensor shift(const Tensor &x, double c) { return add(x, e.splat(c, x.shape, x.dtype)); }
+  // v has x's shape without its last dimension.
+  Tensor overLast(const Tensor &v, const Tensor &like);
+  // v is a vector of x's last dimension.
+  Tensor alongLast(const Tensor &v, const Tensor &like);
+  // Sum over every dimension but the last.
+  Tensor sumLeading(const Tensor &x);
+  Tensor sumLast(const Tensor &x) { return e.reduce(x, {x.rank() - 1}); }
+};
+
+// Parameters and their Adam state, declared before the program body so the
+// arguments come out in JAX's pytree order: params, opt_state mu, opt_state
+// nu, then the batch.
+class ParamSet {
+public:
+  size_t declare(const std::string &path, Shape shape);
+  void materialize(StablehloEmitter &e);
+  const Tensor &operator[](size_t i) const { return params_[i].value; }
+  void setGrad(size_t i, Tensor g) { params_[i].grad = std::move(g); }
+  void addGrad(Ops &ops, size_t i, const Tensor &g);
+  // Adam (bias correction folded into the learning rate): returns the new
+  // params, mu and nu as results.
+  void emitAdamUpdate(Ops &ops, double lr = 1e-4, double b1 = 0.9, double b2 = 0.95, double eps = 1e-8);
+  int64_t numElements() const;
+  size_t size() const { return params_.size(); }
+
+private:
+  struct Param {
+    std::string path;
+    Shape shape;
+    Tensor value, mu, nu, grad;
+  };
+  std::vector<Param> params_;
+};
+
+struct LayerNormCache {
+  Tensor xhat, rstd;
+};
+Tensor layerNorm(Ops &ops, const Tensor &x, const Tensor &g, const Tensor &b, LayerNormCache &cache);
+Tensor layerNormGrad(Ops &ops, const Tensor &dy, const Tensor &g, const LayerNormCache &cache, Tensor &dg, Tensor &db);
+
+// GELU, tanh approximation (as jax.nn.gelu).
+Tensor gelu(Ops &ops, const Tensor &h);
+Tensor geluGrad(Ops &ops, const Tensor &h, const Tensor &dy);
+
+Tensor relu(Ops &ops, const Tensor &h);
+Tensor reluGrad(Ops &ops, const Tensor &h, const Tensor &dy);
+
+// Mean softmax cross-entropy of logits [N..., V] against integer targets
+// [N...]; returns the scalar loss and sets dlogits.
+Tensor softmaxCrossEntropy(Ops &ops, const Tensor &logits, const Tensor &targets, Tensor &dlogits);
+
+// x [..., in] . w [in, out] + b: the last dimension of x contracted.
+Tensor linear(Ops &ops, const Tensor &x, const Tensor &w, const Tensor *b);
+// Gradients of linear: dx, dw (= x^T dy over every leading dimension), db.
+// needDx false: the input is data, its gradient is not computed.
+Tensor linearGrad(Ops &ops, const Tensor &x, const Tensor &w, const Tensor &dy, Tensor &dw, Tensor *db,
+                  bool needDx = true);
+
+}  // namespace autopart::gen

@@ -1,0 +1,106 @@
+// Writes StableHLO programs as JAX prints them (`jax.jit(f).lower(...)
+// .as_text()`: one public `@main`, `jax.arg_info` / `jax.result_info` names,
+// pretty-printed ops), for the benchmark generators of `autopart gen`. Every
+// op checks its operand shapes and computes its result shape, so a generator
+// with a wrong dimension number fails at generation, not in a later parse.
+//
+//   StablehloEmitter e("f32");
+//   Tensor x = e.arg({8, 4}, "batch['x']");
+//   Tensor w = e.arg({4, 2}, "params['w']");
+//   e.result(e.dot(x, w, {}, {}, {1}, {0}), "result['y']");
+//   e.module("jit_f")
+//   -> module @jit_f attributes {mhlo.num_partitions = 1 : i32, ...} {
+//        func.func public @main(%arg0: tensor<8x4xf32> {jax.arg_info = "batch['x']"}, ...
+//          %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0]
+//               : (tensor<8x4xf32>, tensor<4x2xf32>) -> tensor<8x2xf32>
+//          return %0 : tensor<8x2xf32>
+#pragma once
+
+#include <cstdint>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace autopart::gen {
+
+using Shape = std::vector<int64_t>;
+using Dims = std::vector<int64_t>;
+
+struct Tensor {
+  std::string name;  // SSA name with the %
+  Shape shape;
+  std::string dtype;  // f32, bf16, i32, i1
+
+  int64_t rank() const { return int64_t(shape.size()); }
+};
+
+// A generator asked for an op its operands cannot have (a bug in the
+// generator or a parameter combination it cannot build, e.g. heads not
+// dividing d_model).
+struct GenError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class StablehloEmitter {
+public:
+  explicit StablehloEmitter(std::string floatType) : float_(std::move(floatType)) {}
+
+  const std::string &floatType() const { return float_; }
+
+  Tensor arg(Shape shape, const std::string &info, std::string dtype = "");
+  void result(const Tensor &t, const std::string &info);
+
+  // A scalar constant of `dtype` (the float type by default).
+  Tensor scalar(double value, std::string dtype = "");
+  // A scalar broadcast to `shape`.
+  Tensor splat(double value, const Shape &shape, std::string dtype = "");
+
+  Tensor dot(const Tensor &a, const Tensor &b, const Dims &batchA, const Dims &batchB, const Dims &contractA,
+             const Dims &contractB);
+  // add, subtract, multiply, divide, maximum: equal shapes and types.
+  Tensor binary(const char *op, const Tensor &a, const Tensor &b);
+  // exponential, log, tanh, rsqrt, sqrt, negate.
+  Tensor unary(const char *op, const Tensor &a);
+  Tensor broadcast(const Tensor &x, const Shape &shape, const Dims &dims);
+  // Reduces `dims` away with stablehlo.add or stablehlo.maximum.
+  Tensor reduce(const Tensor &x, const Dims &dims, const char *combiner = "add");
+  Tensor transpose(const Tensor &x, const Dims &perm);
+  Tensor reshape(const Tensor &x, const Shape &shape);
+  Tensor compare(const char *direction, const Tensor &a, const Tensor &b);
+  Tensor select(const Tensor &pred, const Tensor &a, const Tensor &b);
+  Tensor iota(const Shape &shape, int64_t dim, std::string dtype = "i32");
+  Tensor convert(const Tensor &x, const std::string &dtype);
+  // Rows of `table` picked by integer `indices` (an embedding lookup, as
+  // jnp.take prints): table [N, K...], indices [I..., 1] -> [I..., K...].
+  Tensor gatherRows(const Tensor &table, const Tensor &indices);
+  // The transpose of gatherRows: `updates` [I..., K...] added into a zero
+  // table of `rows` rows at `indices` (scatter-add).
+  Tensor scatterAddRows(int64_t rows, const Tensor &indices, const Tensor &updates);
+  // 2-D convolution, NHWC input, HWIO kernel, SAME padding for odd kernels.
+  Tensor conv2d(const Tensor &input, const Tensor &kernel, int64_t stride = 1);
+  Tensor concatenate(const std::vector<Tensor> &parts, int64_t dim);
+
+  // Broadcasts `x` (of a shape made of some of `like`'s dimensions, in
+  // order) to `like`'s shape; `dims` are the dimensions of `like` it fills.
+  Tensor expand(const Tensor &x, const Tensor &like, const Dims &dims) { return broadcast(x, like.shape, dims); }
+
+  size_t numOps() const { return numOps_; }
+  std::string module(const std::string &name) const;
+
+  static std::string typeStr(const Shape &shape, const std::string &dtype);
+
+private:
+  Tensor fresh(Shape shape, std::string dtype);
+  std::string type(const Tensor &t) const { return typeStr(t.shape, t.dtype); }
+  std::ostringstream &line();
+
+  std::string float_;
+  std::vector<std::string> args_;
+  std::vector<std::pair<std::string, std::string>> results_;  // value, "type {jax.result_info}"
+  std::ostringstream body_;
+  size_t next_ = 0;
+  size_t numOps_ = 0;
+};
+
+}  // namespace autopart::gen
