@@ -15,7 +15,7 @@ AutoTacticFn makeAutoTactic(AutoTacticOptions options) {
     SearchProblem problem{ctx.m, ctx.func, ctx.mesh, ctx.meshName, ctx.names, hardwareDeviceParams(*hw, ctx.mesh),
                           state, tactic.axes};
     SearchBudget budget = options.budget;
-    budget.progress = budget.progress && isatty(2);
+    budget.progress = isatty(2) != 0;  // the progress line, on a terminal only
     SearchOutcome out = runSearchMethod(*findSearchMethod("mcts"), problem, budget);
     if (!out.found) {
       *error = "tactic '" + tactic.spelling + "': " + out.note;
