@@ -120,7 +120,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="skip the 96-layer program")
     ap.add_argument("--devices", default="h100-80gb,tpu-v5e")
     ap.add_argument("--iterations", type=int, default=400)
-    ap.add_argument("--budget", type=float, default=20, help="seconds per method")
+    ap.add_argument("--budget", type=float, default=10, help="seconds per method")
     a = ap.parse_args()
     autopart = os.path.join(a.build, "bin", "autopart")
     devices = a.devices.split(",")
