@@ -189,12 +189,12 @@ ActionSpace ActionSpace::build(const Module &m, OpId func, const NamedDimensions
           best = int(d);
       if (best < 0) continue;
       NameId32 name = names.nameOf(v, uint32_t(best));
-      RestGroup single{int(a), false, {{v, uint32_t(best)}}, infos[i].bytes};
+      RestGroup single{int(a), false, false, {{v, uint32_t(best)}}, infos[i].bytes};
       if (name == kNoDimName) {
         unnamed.push_back({mix(valueKind(m, v, argRole) ^ uint64_t(best)), std::move(single)});
         continue;
       }
-      RestGroup &g = byName.try_emplace(name, RestGroup{int(a), false, {}, 0}).first->second;
+      RestGroup &g = byName.try_emplace(name, RestGroup{int(a), false, false, {}, 0}).first->second;
       g.members.push_back(single.members[0]);
       g.bytes += single.bytes;
     }
@@ -223,6 +223,12 @@ ActionSpace ActionSpace::build(const Module &m, OpId func, const NamedDimensions
         }
       size_t whole = names.names[name].members.size();
       // A name that lives only at these values: ShardName is the same action.
+      RestGroup optimizer = withUpdate;
+      optimizer.parametersWhole = true;
+      std::erase_if(optimizer.members,
+                    [&](const DimRef &d) { return argRole[d.value] == int8_t(ArgRole::Parameter); });
+      if (!optimizer.members.empty() && optimizer.members.size() != withUpdate.members.size())
+        add(uint64_t(signatureOf[name]) | (1ull << 61), std::move(optimizer));
       if (withUpdate.members.size() > g.members.size() && withUpdate.members.size() != whole)
         add(uint64_t(signatureOf[name]) | (1ull << 62), std::move(withUpdate));
       if (g.members.size() != whole) add(uint64_t(signatureOf[name]), std::move(g));
@@ -296,6 +302,10 @@ std::string ActionSpace::describe(uint32_t id) const {
     const RestGroup &g = restGroups[a.target];
     size_t numArgs = 0;
     for (const DimRef &d : g.members) numArgs += m->values[d.value].isBlockArg;
+    if (g.parametersWhole)
+      return "shard the optimizer update (" + std::to_string(numArgs) + " state argument(s), " +
+             std::to_string(g.members.size() - numArgs) + " values; parameters whole) (e.g. " + example(g.members) +
+             ") on \"" + axes[size_t(a.axis)].name + "\"";
     return "shard at rest " + std::to_string(numArgs) + " argument(s)" +
            (g.withUpdate ? " with their update (" + std::to_string(g.members.size() - numArgs) + " values)" : "") +
            " (e.g. " + example(g.members) + ") on \"" + axes[size_t(a.axis)].name + "\"";

@@ -66,6 +66,9 @@ struct RestGroup {
   // as ZeRO-3 keeps them; without it only the arguments are split, as the
   // fsdp tactic does.
   bool withUpdate = false;
+  // With the update but the parameters themselves whole (ZeRO-1/2): the
+  // optimizer state, the gradients and the update are split.
+  bool parametersWhole = false;
   std::vector<DimRef> members;  // (argument, at-rest dimension)
   int64_t bytes = 0;
 };
