@@ -12,6 +12,7 @@
 #include "analysis/NamedDimensions.h"
 #include "ir/Printer.h"
 #include "lower/AnnotateModule.h"
+#include "lower/ExportShardings.h"
 #include "lower/PartitionSpecs.h"
 #include "search/AutoTactic.h"
 #include "tactics/ApplySchedule.h"
@@ -108,9 +109,11 @@ int runPlan(const PlanOptions &o) {
       [&](size_t i) { return current(f.args()[i]); },
       [&](size_t i) { return resultShardings[i]; });
   if (o.gspmd) {
-    std::cerr << "autopart plan: error: --gspmd needs the GSPMD sharding writer, which this "
-                 "build does not have yet\n";
-    return 2;
+    ExportError gerr;
+    if (!exportGspmdShardings(*m, ExportOptions{}, &gerr)) {
+      std::cerr << m->where(gerr.op) << ": error: " << gerr.message << "\n";
+      return 1;
+    }
   }
   if (!writeFileAtomicWith(o.output, [&](std::ostream &os) { return printModule(*m, os); }, &err)) {
     std::cerr << "autopart plan: error: " << err << "\n";
