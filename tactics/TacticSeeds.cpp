@@ -106,13 +106,65 @@ TacticSeeds seedTactic(const Module &m, OpId func, const Tactic &tactic, const M
     }
     out.seeds.push_back({v, i, dim, axis});
   };
+  // Batch parallelism shards the batch *name*: dimension 0 of the data
+  // argument of highest rank (the inputs: images, token ids; most bytes on
+  // ties). Other "data" arguments join when their dimension 0 carries the
+  // same name (labels, masks), or has the batch's size and a name no
+  // parameter shares (an input the step does not link to the batch, e.g.
+  // an unused one). So a bias the role heuristic could not tell from data
+  // is not split along its features, and a batch of 1 (no name: size-1
+  // dimensions are not named) shards nothing.
+  NameId32 batchName = kNoDimName;
+  int64_t batchSize = 0;
+  std::vector<bool> isParamArg(m.values.size(), false);
+  if (tactic.kind == TacticKind::BatchParallel && names) {
+    for (size_t i = 0; i < args.size(); ++i) isParamArg[args[i]] = infos[i].role != ArgRole::Data;
+    int bestRank = 0;
+    int64_t bestBytes = -1;
+    size_t best = args.size();
+    for (size_t i = 0; i < args.size(); ++i) {
+      TypeId t = m.type(args[i]);
+      if (infos[i].role != ArgRole::Data || !m.types.isTensor(t) || m.types.rank(t) == 0) continue;
+      int rank = int(m.types.rank(t));
+      if (rank > bestRank || (rank == bestRank && infos[i].bytes > bestBytes)) {
+        bestRank = rank;
+        bestBytes = infos[i].bytes;
+        best = i;
+      }
+    }
+    if (best == args.size()) {
+      out.notes.push_back("no data argument to take the batch dimension from");
+      return out;
+    }
+    batchName = names->nameOf(args[best], 0);
+    batchSize = m.types.shape(m.type(args[best]))[0];
+    if (batchName == kNoDimName) {
+      out.notes.push_back(infos[best].name + ": batch dimension of size " +
+                          std::to_string(m.types.shape(m.type(args[best]))[0]) + ", nothing to shard");
+      return out;
+    }
+  }
+  auto sameBatch = [&](ValueId v) {
+    NameId32 n = names->nameOf(v, 0);
+    if (n == batchName) return true;
+    if (n == kNoDimName || m.types.shape(m.type(v))[0] != batchSize) return false;
+    for (const DimRef &r : names->names[n].members)
+      if (isParamArg[r.value]) return false;
+    return true;
+  };
+  size_t notBatch = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     TypeId t = m.type(args[i]);
     if (!m.types.isTensor(t) || m.types.rank(t) == 0) continue;
     const std::vector<int64_t> &shape = m.types.shape(t);
     switch (tactic.kind) {
     case TacticKind::BatchParallel:
-      if (infos[i].role == ArgRole::Data) trySeed(i, 0);
+      if (infos[i].role != ArgRole::Data) break;
+      if (batchName != kNoDimName && !sameBatch(args[i])) {
+        ++notBatch;
+        break;
+      }
+      trySeed(i, 0);
       break;
     case TacticKind::Fsdp: {
       if (infos[i].role == ArgRole::Data) break;
@@ -152,6 +204,9 @@ TacticSeeds seedTactic(const Module &m, OpId func, const Tactic &tactic, const M
       break;
     }
   }
+  if (notBatch)
+    out.notes.push_back(std::to_string(notBatch) +
+                        " data argument(s) whose dimension 0 is not the batch left alone");
   return out;
 }
 
