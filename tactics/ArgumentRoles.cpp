@@ -55,7 +55,8 @@ static bool contains(const std::string &s, std::initializer_list<const char *> w
 }
 
 // Follows layout-only uses of `v` to a contraction; true when it is used as
-// the weight operand (rhs of dot_general / kernel of convolution).
+// the weight operand (rhs of dot_general / kernel of convolution / table
+// of a gather).
 static bool feedsContractionRhs(const Module &m, ValueId v,
                                 const std::vector<std::vector<std::pair<OpId, uint32_t>>> &uses,
                                 int depth = 0) {
@@ -66,6 +67,8 @@ static bool feedsContractionRhs(const Module &m, ValueId v,
          name == "stablehlo.convolution") &&
         index == 1)
       return true;
+    // An embedding table: the operand rows are gathered from.
+    if (name == "stablehlo.gather" && index == 0) return true;
     if (name == "stablehlo.convert" || name == "stablehlo.reshape" ||
         name == "stablehlo.transpose" || name == "stablehlo.broadcast_in_dim" ||
         name == "stablehlo.custom_call")
@@ -90,6 +93,8 @@ std::vector<ArgumentInfo> classifyArguments(const Module &m, OpId func) {
     info.name = argName(m, f, i);
     info.bytes = m.types.byteSize(m.type(args[i]));
     std::string n = lower(info.name);
+    // torch-xla names every argument `...xla__device_data`: not a role.
+    for (size_t at; (at = n.find("xla__device_data")) != std::string::npos;) n.erase(at, 16);
     AttrId tt = f.argAttr(i, "ttcore.argument_type");
     std::string ttText = tt == kNoAttr ? "" : m.attrs.str(tt);
     if (contains(n, {"opt_state", "optimizer", "['mu']", "['nu']", "adam", "momentum"})) {

@@ -6,6 +6,7 @@
 #include "analysis/NamedDimensions.h"
 #include "ir/Parser.h"
 #include "tactics/TacticSchedule.h"
+#include "tactics/ArgumentRoles.h"
 #include "tactics/TacticSeeds.h"
 
 namespace autopart {
@@ -60,6 +61,24 @@ TEST(TacticSeeds, BatchOfOneShardsNothing) {
   for (size_t at; (at = text.find("8x16")) != std::string::npos;) text.replace(at, 4, "1x16");
   for (size_t at; (at = text.find("tensor<8xf32>")) != std::string::npos;) text.replace(at, 13, "tensor<1xf32>");
   EXPECT_TRUE(seededArgs(text, 4).empty());
+}
+
+TEST(ArgumentRoles, TorchXlaDeviceDataIsNotARole) {
+  // torch-xla names every argument "...xla__device_data"; the weight is
+  // still recognised by its use, the input stays data.
+  ParseError err;
+  std::unique_ptr<Module> m = parseModule(R"(
+func.func @main(%arg0: tensor<4x16xf32> {jax.arg_info = "unknown|unknown|-1|unknownxla__device_data"},
+                %arg1: tensor<16x16xf32> {jax.arg_info = "unknown|unknown|-1|unknownxla__device_data"}) -> tensor<4x16xf32> {
+  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<4x16xf32>, tensor<16x16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+)", "t.mlir", &err);
+  ASSERT_TRUE(m) << err.full;
+  std::vector<ArgumentInfo> infos = classifyArguments(*m, m->functions().front());
+  ASSERT_EQ(infos.size(), 2u);
+  EXPECT_EQ(infos[0].role, ArgRole::Data);
+  EXPECT_EQ(infos[1].role, ArgRole::Parameter);
 }
 
 }  // namespace
