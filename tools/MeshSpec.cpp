@@ -1,5 +1,9 @@
 #include "tools/MeshSpec.h"
 
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
 #include <cctype>
 #include <sstream>
 
@@ -52,6 +56,40 @@ std::optional<std::pair<std::string, Mesh>> findModuleMesh(const Module &m) {
     found = std::make_pair(std::string(m.attrs.stringValue(n)), *m.attrs.get(a).mesh);
   });
   return found;
+}
+
+std::optional<Mesh> resolveMesh(const Module &m, const std::string &meshFlag, const char *command,
+                                std::string *meshName) {
+  *meshName = "mesh";
+  std::optional<Mesh> mesh;
+  if (auto found = findModuleMesh(m)) {
+    *meshName = found->first;
+    mesh = found->second;
+  }
+  if (!meshFlag.empty()) {
+    std::string err;
+    mesh = parseMeshSpec(meshFlag, &err);
+    if (!mesh) {
+      std::cerr << "autopart " << command << ": error: --mesh: " << err << "\n";
+      return std::nullopt;
+    }
+  }
+  if (!mesh)
+    std::cerr << "autopart " << command
+              << ": error: no mesh: pass --mesh (e.g. data=8,model=4) or put an sdy.mesh in the input\n";
+  return mesh;
+}
+
+std::string formatSeconds(double s) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(3);
+  if (s >= 1)
+    o << s << " s";
+  else if (s >= 1e-3)
+    o << s * 1e3 << " ms";
+  else
+    o << s * 1e6 << " us";
+  return o.str();
 }
 
 }  // namespace autopart

@@ -17,4 +17,14 @@ std::optional<Mesh> parseMeshSpec(const std::string &spec, std::string *error);
 // The first `sdy.mesh` of the module: (symbol name, mesh), or nullopt.
 std::optional<std::pair<std::string, Mesh>> findModuleMesh(const Module &m);
 
+// The mesh a command works on: `--mesh` when given, else the module's own
+// `sdy.mesh` (whose symbol name goes to `meshName`; "mesh" otherwise).
+// Prints `autopart COMMAND: error: ...` and returns nullopt when neither is
+// there or the flag does not parse.
+std::optional<Mesh> resolveMesh(const Module &m, const std::string &meshFlag, const char *command,
+                                std::string *meshName);
+
+// Durations as the reports print them: `1.813 s`, `39.480 ms`, `5.167 us`.
+std::string formatSeconds(double s);
+
 }  // namespace autopart

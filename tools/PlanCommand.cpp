@@ -41,24 +41,9 @@ int runPlan(const PlanOptions &o) {
   std::unique_ptr<Module> m = loadModule(o.file);
   if (!m) return 1;
   std::string err;
-  std::string meshName = "mesh";
-  std::optional<Mesh> mesh;
-  if (auto found = findModuleMesh(*m)) {
-    meshName = found->first;
-    mesh = found->second;
-  }
-  if (!o.mesh.empty()) {
-    mesh = parseMeshSpec(o.mesh, &err);
-    if (!mesh) {
-      std::cerr << "autopart plan: error: --mesh: " << err << "\n";
-      return 1;
-    }
-  }
-  if (!mesh) {
-    std::cerr << "autopart plan: error: no mesh: pass --mesh (e.g. data=8,model=4) or put an "
-                 "sdy.mesh in the input\n";
-    return 1;
-  }
+  std::string meshName;
+  std::optional<Mesh> mesh = resolveMesh(*m, o.mesh, "plan", &meshName);
+  if (!mesh) return 1;
   std::optional<TacticSchedule> schedule = parseTacticSchedule(o.tactics, *mesh, &err);
   if (!schedule) {
     std::cerr << "autopart plan: error: --tactics: " << err << "\n";

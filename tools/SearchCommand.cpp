@@ -39,15 +39,6 @@ struct SearchOptions {
   bool json = false;
 };
 
-std::string seconds(double s) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(3);
-  if (s >= 1) o << s << " s";
-  else if (s >= 1e-3) o << s * 1e3 << " ms";
-  else o << s * 1e6 << " us";
-  return o.str();
-}
-
 std::string gib(double b) {
   std::ostringstream o;
   o << std::fixed << std::setprecision(2) << b / (1024.0 * 1024 * 1024) << " GiB";
@@ -96,24 +87,9 @@ int runSearch(const SearchOptions &o) {
   }
   std::unique_ptr<Module> m = loadModule(o.file);
   if (!m) return 1;
-  std::string meshName = "mesh";
-  std::optional<Mesh> mesh;
-  if (auto found = findModuleMesh(*m)) {
-    meshName = found->first;
-    mesh = found->second;
-  }
-  if (!o.mesh.empty()) {
-    mesh = parseMeshSpec(o.mesh, &err);
-    if (!mesh) {
-      std::cerr << "autopart search: error: --mesh: " << err << "\n";
-      return 1;
-    }
-  }
-  if (!mesh) {
-    std::cerr << "autopart search: error: no mesh: pass --mesh (e.g. data=8,model=4) or put an sdy.mesh in "
-                 "the input\n";
-    return 1;
-  }
+  std::string meshName;
+  std::optional<Mesh> mesh = resolveMesh(*m, o.mesh, "search", &meshName);
+  if (!mesh) return 1;
   std::optional<Hardware> hw = loadHardware(o.device, &err);
   if (!hw) {
     std::cerr << "autopart search: error: --device: " << err << "\n";
@@ -217,11 +193,11 @@ int runSearch(const SearchOptions &o) {
       std::cout << std::setw(13) << "-" << std::setw(13) << "-" << std::setw(13) << "-" << std::setw(13) << "-"
                 << std::setw(6) << "-";
     } else {
-      std::cout << std::setw(13) << seconds(r.cost.stepSeconds) << std::setw(13) << seconds(r.cost.computeSeconds)
-                << std::setw(13) << seconds(r.cost.commSeconds) << std::setw(13) << gib(double(r.cost.peakBytes))
+      std::cout << std::setw(13) << formatSeconds(r.cost.stepSeconds) << std::setw(13) << formatSeconds(r.cost.computeSeconds)
+                << std::setw(13) << formatSeconds(r.cost.commSeconds) << std::setw(13) << gib(double(r.cost.peakBytes))
                 << std::setw(6) << (r.cost.feasible ? "yes" : "NO");
     }
-    std::cout << std::setw(12) << seconds(r.seconds) << std::setw(9) << r.evaluations << "  " << r.note << "\n";
+    std::cout << std::setw(12) << formatSeconds(r.seconds) << std::setw(9) << r.evaluations << "  " << r.note << "\n";
   }
   const SearchOutcome &chosen = results[0];
   if (chosen.found) {

@@ -33,15 +33,6 @@ struct SimulateOptions {
   double peakTflops = 0, hbmGbps = 0, linkGbps = 0;
 };
 
-std::string seconds(double s) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(3);
-  if (s >= 1) o << s << " s";
-  else if (s >= 1e-3) o << s * 1e3 << " ms";
-  else o << s * 1e6 << " us";
-  return o.str();
-}
-
 std::string bytes(double b) {
   const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int u = 0;
@@ -177,8 +168,8 @@ int runSimulate(const SimulateOptions &o) {
   std::cout << "device " << device.name << ", " << devices << " devices";
   if (mesh) std::cout << " " << mesh->str();
   std::cout << "\n";
-  std::cout << "step time      " << seconds(step.stepSeconds) << "  (compute " << seconds(step.computeSeconds)
-            << ", communication " << seconds(step.commSeconds) << ")\n";
+  std::cout << "step time      " << formatSeconds(step.stepSeconds) << "  (compute " << formatSeconds(step.computeSeconds)
+            << ", communication " << formatSeconds(step.commSeconds) << ")\n";
   std::cout << "FLOPs          " << step.globalFlops << " total, " << step.localFlops << " per device\n";
   std::cout << "roofline       " << std::fixed << std::setprecision(3) << roofline << "\n";
   std::cout << "peak memory    " << bytes(double(mem.peakBytes)) << " of " << bytes(device.hbmCapacity)
@@ -187,13 +178,13 @@ int runSimulate(const SimulateOptions &o) {
   std::cout << "\ncostliest ops:\n";
   for (const Row &r : ops) {
     OpId op = sim.sites()[r.site].op;
-    std::cout << "  " << std::setw(12) << seconds(r.seconds) << "  " << m->opName(op) << "  " << m->where(op) << "\n";
+    std::cout << "  " << std::setw(12) << formatSeconds(r.seconds) << "  " << m->opName(op) << "  " << m->where(op) << "\n";
   }
   std::cout << "\ncostliest collectives:\n";
   for (const Row &r : colls) {
     const Collective &c = sim.siteCost(r.site).collectives[size_t(r.collective)];
     OpId op = sim.sites()[r.site].op;
-    std::cout << "  " << std::setw(12) << seconds(r.seconds) << "  " << collectiveName(c.kind) << " "
+    std::cout << "  " << std::setw(12) << formatSeconds(r.seconds) << "  " << collectiveName(c.kind) << " "
               << axisListStr(c.axes) << " " << bytes(double(c.bytes)) << "  " << m->where(op) << "\n";
   }
   std::cout << "\nlive at peak memory";
