@@ -1,0 +1,152 @@
+#include "sim/SimulationReport.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+#include "sim/CollectiveCost.h"
+#include "sim/Memory.h"
+
+namespace autopart {
+namespace {
+
+std::string seconds(double s) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(3);
+  if (s >= 1) o << s << " s";
+  else if (s >= 1e-3) o << s * 1e3 << " ms";
+  else o << s * 1e6 << " us";
+  return o.str();
+}
+
+std::string bytes(double b) {
+  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (b >= 1024 && u < 4) {
+    b /= 1024;
+    ++u;
+  }
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(u ? 2 : 0) << b << " " << units[u];
+  return o.str();
+}
+
+}  // namespace
+
+nlohmann::json simulationReport(const Module &m, const ShardingMap &shardings, const DeviceParams &device,
+                                const ReportOptions &options) {
+  Simulator sim(m, shardings, device, options.sim);
+  StepSummary step = sim.evaluate();
+  const size_t top = size_t(std::max(options.top, 0));
+
+  int64_t devices = 1;
+  const Mesh *mesh = nullptr;
+  for (const auto &[name, msh] : sim.shardings().meshes())
+    if (msh.numDevices() > devices) {
+      devices = msh.numDevices();
+      mesh = &msh;
+    }
+  double roofline =
+      step.stepSeconds > 0 ? step.globalFlops / (double(devices) * device.peakFlopsDefault) / step.stepSeconds : 0;
+
+  // Costliest ops and collectives, weighted by how often they run.
+  struct Row {
+    double seconds;
+    size_t site;
+    int collective;  // -1: the op itself
+  };
+  std::vector<Row> ops, colls;
+  for (size_t i = 0; i < sim.sites().size(); ++i) {
+    const OpCost &c = sim.siteCost(i);
+    double mult = sim.sites()[i].multiplier;
+    if (c.computeSeconds + c.commSeconds > 0) ops.push_back({(c.computeSeconds + c.commSeconds) * mult, i, -1});
+    for (size_t k = 0; k < c.collectives.size(); ++k)
+      if (c.collectiveSeconds[k] > 0) colls.push_back({c.collectiveSeconds[k] * mult, i, int(k)});
+  }
+  // Stable so equal costs keep program order (deterministic output).
+  auto byCost = [](const Row &a, const Row &b) { return a.seconds > b.seconds; };
+  std::stable_sort(ops.begin(), ops.end(), byCost);
+  std::stable_sort(colls.begin(), colls.end(), byCost);
+  if (ops.size() > top) ops.resize(top);
+  if (colls.size() > top) colls.resize(top);
+
+  // Collective buffers are live while their op runs.
+  std::vector<int64_t> transient(m.ops.size(), 0);
+  for (size_t i = 0; i < sim.sites().size(); ++i)
+    for (const Collective &c : sim.siteCost(i).collectives) transient[sim.sites()[i].op] += c.bytes;
+  MemoryReport mem = analyzeMemory(m, sim.entry(), sim.shardings(), [&](OpId op) { return transient[op]; });
+  if (mem.liveAtPeak.size() > top) mem.liveAtPeak.resize(top);
+
+  nlohmann::json j;
+  j["device"] = device.name;
+  j["devices"] = devices;
+  if (mesh) j["mesh"] = mesh->str();
+  j["step_seconds"] = step.stepSeconds;
+  j["compute_seconds"] = step.computeSeconds;
+  j["communication_seconds"] = step.commSeconds;
+  j["overlap"] = options.sim.overlap;
+  j["global_flops"] = step.globalFlops;
+  j["local_flops"] = step.localFlops;
+  j["roofline_fraction"] = roofline;
+  j["unknown_trip_counts"] = step.unknownTripCounts;
+  j["warnings"] = sim.warnings();
+  j["top_ops"] = nlohmann::json::array();
+  for (const Row &r : ops) {
+    const OpCost &c = sim.siteCost(r.site);
+    OpId op = sim.sites()[r.site].op;
+    j["top_ops"].push_back({{"op", std::string(m.opName(op))}, {"where", m.where(op)},
+                            {"seconds", r.seconds}, {"compute_seconds", c.computeSeconds},
+                            {"communication_seconds", c.commSeconds}, {"flops", c.flops},
+                            {"bytes", c.bytes}, {"executions", sim.sites()[r.site].multiplier}});
+  }
+  j["top_collectives"] = nlohmann::json::array();
+  for (const Row &r : colls) {
+    const Collective &c = sim.siteCost(r.site).collectives[size_t(r.collective)];
+    OpId op = sim.sites()[r.site].op;
+    j["top_collectives"].push_back({{"kind", collectiveName(c.kind)}, {"axes", axisListStr(c.axes)},
+                                    {"bytes", c.bytes}, {"seconds", r.seconds},
+                                    {"op", std::string(m.opName(op))}, {"where", m.where(op)}});
+  }
+  j["memory"] = {{"peak_bytes", mem.peakBytes}, {"argument_bytes", mem.argumentBytes},
+                 {"donated_bytes", mem.donatedBytes}, {"capacity_bytes", device.hbmCapacity},
+                 {"fits", double(mem.peakBytes) <= device.hbmCapacity}};
+  if (mem.peakOp != kNone) j["memory"]["peak_at"] = m.where(mem.peakOp);
+  j["memory"]["live_at_peak"] = nlohmann::json::array();
+  for (const LiveBuffer &b : mem.liveAtPeak)
+    j["memory"]["live_at_peak"].push_back({{"what", b.what}, {"bytes", b.bytes}});
+  return j;
+}
+
+std::string formatSimulationReport(const nlohmann::json &j) {
+  std::ostringstream o;
+  o << "device " << j.value("device", std::string()) << ", " << j.value("devices", int64_t(1)) << " devices";
+  if (j.contains("mesh")) o << " " << j["mesh"].get<std::string>();
+  o << "\n";
+  o << "step time      " << seconds(j["step_seconds"].get<double>()) << "  (compute "
+    << seconds(j["compute_seconds"].get<double>()) << ", communication "
+    << seconds(j["communication_seconds"].get<double>()) << ")\n";
+  o << "FLOPs          " << j["global_flops"].get<double>() << " total, " << j["local_flops"].get<double>()
+    << " per device\n";
+  o << "roofline       " << std::fixed << std::setprecision(3) << j["roofline_fraction"].get<double>() << "\n";
+  const nlohmann::json &mem = j["memory"];
+  o << "peak memory    " << bytes(mem["peak_bytes"].get<double>()) << " of "
+    << bytes(mem["capacity_bytes"].get<double>()) << (mem["fits"].get<bool>() ? "" : "  DOES NOT FIT") << "\n";
+  for (const auto &w : j["warnings"]) o << "warning: " << w.get<std::string>() << "\n";
+  o << "\ncostliest ops:\n";
+  for (const auto &r : j["top_ops"])
+    o << "  " << std::setw(12) << seconds(r["seconds"].get<double>()) << "  " << r["op"].get<std::string>() << "  "
+      << r["where"].get<std::string>() << "\n";
+  o << "\ncostliest collectives:\n";
+  for (const auto &r : j["top_collectives"])
+    o << "  " << std::setw(12) << seconds(r["seconds"].get<double>()) << "  " << r["kind"].get<std::string>() << " "
+      << r["axes"].get<std::string>() << " " << bytes(r["bytes"].get<double>()) << "  "
+      << r["where"].get<std::string>() << "\n";
+  o << "\nlive at peak memory";
+  if (mem.contains("peak_at")) o << " (" << mem["peak_at"].get<std::string>() << ")";
+  o << ":\n";
+  for (const auto &b : mem["live_at_peak"])
+    o << "  " << std::setw(12) << bytes(b["bytes"].get<double>()) << "  " << b["what"].get<std::string>() << "\n";
+  return o.str();
+}
+
+}  // namespace autopart
