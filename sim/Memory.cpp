@@ -35,7 +35,11 @@ public:
   int64_t blockPeak(BlockId b, size_t *peakIndex) const {
     const std::vector<OpId> &ops = m_.blocks[b].ops;
     std::vector<std::vector<ValueId>> freeAt(ops.size());
-    std::vector<size_t> last = lastUses(b);
+    // A reference into the shared scratch: nested blocks overwrite only
+    // entries of values used inside them, which this walk has already read
+    // (each value's entry is read once, when it is defined, and a region
+    // cannot use a value defined after its op).
+    const std::vector<size_t> &last = lastUses(b);
     int64_t live = 0, peak = 0;
     for (size_t i = 0; i < ops.size(); ++i) {
       OpId op = ops[i];
@@ -56,10 +60,16 @@ public:
   }
 
   // Index (in `b`) of the last op using each value, uses nested in regions
-  // counting at the top op; indexed by ValueId.
-  std::vector<size_t> lastUses(BlockId b) const {
-    std::vector<size_t> last(m_.values.size(), 0);
+  // counting at the top op; indexed by ValueId. One scratch vector serves
+  // every block: allocating one per block made the walk quadratic (every
+  // reduce body allocated a vector the size of the program).
+  const std::vector<size_t> &lastUses(BlockId b) const {
+    std::vector<size_t> &last = last_;
+    if (last.size() != m_.values.size()) last.assign(m_.values.size(), 0);
     const std::vector<OpId> &ops = m_.blocks[b].ops;
+    // Values defined here start unused (used last where defined).
+    for (OpId op : ops)
+      for (uint32_t r = 0; r < m_.numResults(op); ++r) last[m_.result(op, r)] = 0;
     for (size_t i = 0; i < ops.size(); ++i) {
       for (ValueId v : m_.operands(ops[i])) last[v] = i;
       m_.walk(ops[i], [&](OpId inner) {
@@ -73,6 +83,7 @@ private:
   const Module &m_;
   const ShardingMap &shardings_;
   const std::function<int64_t(OpId)> &transient_;
+  mutable std::vector<size_t> last_;
 };
 
 bool isDonated(FuncView &f, size_t i) {

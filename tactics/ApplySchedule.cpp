@@ -1,5 +1,7 @@
 #include "tactics/ApplySchedule.h"
 
+#include <unordered_set>
+
 #include "tactics/ArgumentRoles.h"
 #include "tactics/TacticSeeds.h"
 
@@ -52,14 +54,20 @@ std::optional<nlohmann::json> applySchedule(const ScheduleContext &ctx, const Ta
                             {"axis", t.axes[0]}, {"sharded", nlohmann::json::array()},
                             {"skipped", seeds.notes}};
     int64_t propagated = 0, skipped = 0;
+    // Many seeds share a name (every layer's w1 carries one hidden name when
+    // layers are alike): propagate each name once, not once per seed, or a
+    // 96-layer model walks the same member list thousands of times.
+    std::unordered_set<uint64_t> propagatedNames;
     for (const ShardingSeed &s : seeds.seeds) {
       // FSDP keeps parameters sharded only at rest (gathered before use);
       // the other tactics shard the seed's whole name through the program.
       NameId32 name = ctx.names.nameOf(s.value, uint32_t(s.dim));
       if (t.kind != TacticKind::Fsdp && name != kNoDimName) {
-        NamePropagationStats st = shardName(m, ctx.names, name, s.axis, ctx.meshName, state);
-        propagated += st.sharded;
-        skipped += st.skipped;
+        if (propagatedNames.insert(uint64_t(name)).second) {
+          NamePropagationStats st = shardName(m, ctx.names, name, s.axis, ctx.meshName, state);
+          propagated += st.sharded;
+          skipped += st.skipped;
+        }
       } else {
         if (!state[s.value])
           state[s.value] = TensorSharding::closed(ctx.meshName, size_t(m.types.rank(m.type(s.value))));
