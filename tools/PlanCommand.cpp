@@ -1,5 +1,5 @@
 // `autopart plan FILE --mesh data=8,model=4 --tactics dp,fsdp [-o OUT]
-//  [--gspmd] [--specs SPECS.json]`: applies a tactic schedule to the entry
+//  [--gspmd] [--specs SPECS.json] [--report [--device D]]`: applies a tactic schedule to the entry
 // function and writes the program annotated with `sdy.mesh` and
 // `sdy.sharding` (plus `mhlo.sharding` strings with --gspmd), and a report of
 // what each tactic sharded on stderr.
@@ -13,6 +13,9 @@
 #include "ir/Printer.h"
 #include "lower/AnnotateModule.h"
 #include "lower/ExportShardings.h"
+#include "sim/Hardware.h"
+#include "sim/ShardingMap.h"
+#include "sim/SimulationReport.h"
 #include "lower/PartitionSpecs.h"
 #include "search/AutoTactic.h"
 #include "tactics/ApplySchedule.h"
@@ -34,6 +37,7 @@ struct PlanOptions {
   std::string specs;
   std::string function;
   bool gspmd = false;
+  bool report = false;  // simulate the plan and print the report to stderr
   std::string device = "h100-80gb";  // what the auto tactic optimises for
 };
 
@@ -137,6 +141,17 @@ int runPlan(const PlanOptions &o) {
     for (const nlohmann::json &n : e["skipped"]) std::cerr << "\n  skipped " << n.get<std::string>();
     std::cerr << "\n";
   }
+  if (o.report) {
+    std::optional<Hardware> hw = loadHardware(o.device, &err);
+    if (!hw) {
+      std::cerr << "autopart plan: error: --device: " << err << "\n";
+      return 1;
+    }
+    // The report reads the plan from the annotated module, as `autopart
+    // simulate` would read the written file.
+    nlohmann::json sim = simulationReport(*m, ShardingMap::fromModule(*m), hardwareDeviceParams(*hw, *mesh));
+    std::cerr << "\n" << formatSimulationReport(sim);
+  }
   return 0;
 }
 
@@ -150,6 +165,8 @@ CommandRegistration reg("plan", "Apply a tactic schedule and write the annotated
                           app.add_option("--specs", o->specs, "Also write JAX PartitionSpecs as JSON");
                           app.add_option("--function", o->function, "Entry function (default: main)");
                           app.add_flag("--gspmd", o->gspmd, "Also write mhlo.sharding strings");
+                          app.add_flag("--report", o->report,
+                                       "Simulate the plan on --device and print the simulate report to stderr");
                           app.add_option("--device", o->device, "Hardware the auto tactic plans for (autopart devices)");
                           return [o] { return runPlan(*o); };
                         });

@@ -1,5 +1,6 @@
 // RUN: autopart plan %s --mesh data=2,model=4 --tactics dp,megatron 2>/dev/null | FileCheck %s
 // RUN: autopart plan %s --mesh data=2,model=4 --tactics dp,megatron -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// RUN: autopart plan %s --mesh data=2,model=4 --tactics dp,megatron --report --device h100-80gb -o /dev/null 2>&1 | FileCheck %s --check-prefix=SIM
 
 // Megatron shards the hidden name of the paired matmuls (w1's columns, the
 // bias, w2's rows) on "model" and leaves the residual-stream name (w1's
@@ -11,6 +12,14 @@
 // CHECK-SAME{LITERAL}: %arg1: tensor<2048xf32> {jax.arg_info = "params['b1']", sdy.sharding = #sdy.sharding<@mesh, [{"model"}]>}
 // CHECK-SAME{LITERAL}: %arg2: tensor<2048x512xf32> {jax.arg_info = "params['w2']", sdy.sharding = #sdy.sharding<@mesh, [{"model"}, {}]>}
 // CHECK-SAME{LITERAL}: %arg3: tensor<64x512xf32> {jax.arg_info = "batch['x']", sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}
+
+// --report simulates the plan: w2's row-parallel product all-reduces over
+// "model" (the output [64/2, 512] f32 = 64 KiB per device).
+// SIM: device h100-80gb, 8 devices <["data"=2, "model"=4]>
+// SIM: step time
+// SIM: costliest collectives:
+// SIM-NEXT: all-reduce {"model"} 64.00 KiB
+// SIM: peak memory
 
 // REPORT: tactic megatron (axis model): sharded 3 argument(s)
 // REPORT-NEXT: params['w1'] dim 1
