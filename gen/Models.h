@@ -40,6 +40,20 @@ struct GptConfig {
 std::optional<GptConfig> gptPreset(const std::string &name);
 std::vector<std::string> gptPresetNames();
 
+// Graph network (message passing, as in Battaglia et al. 2018): per layer
+// each edge gathers its source node's features, transforms them, and the
+// messages are scatter-added into their destination nodes; node
+// classification with cross-entropy, Adam.
+struct GnnConfig {
+  int64_t nodes = 1024;
+  int64_t edges = 8192;
+  int64_t features = 128;
+  int64_t hidden = 256;
+  int64_t layers = 2;
+  int64_t classes = 16;
+  std::string dtype = "f32";
+};
+
 struct GenResult {
   std::string text;
   size_t numOps = 0;
@@ -48,5 +62,6 @@ struct GenResult {
 
 GenResult generateMlp(const MlpConfig &c);
 GenResult generateGpt(const GptConfig &c);
+GenResult generateGnn(const GnnConfig &c);
 
 }  // namespace autopart::gen

@@ -1,4 +1,4 @@
-// `autopart gen mlp|gpt [sizes] [-o OUT]`: writes a benchmark training step
+// `autopart gen mlp|gpt|gnn [sizes] [-o OUT]`: writes a benchmark training step
 // as StableHLO in JAX's style (gen/). The program is parsed back before it is
 // written, so a generator bug is an error here, not in a later command.
 //
@@ -21,6 +21,7 @@ struct GenOptions {
   bool stats = false;
   gen::MlpConfig mlp;
   gen::GptConfig gpt;
+  gen::GnnConfig gnn;
   int64_t ffn = 0;
 };
 
@@ -63,7 +64,7 @@ void commonOptions(CLI::App *app, GenOptions &o) {
   app->add_flag("--stats", o.stats, "Print ops, parameters and bytes to stderr");
 }
 
-CommandRegistration reg("gen", "Generate a benchmark training step (mlp, gpt) as StableHLO", [](CLI::App &app) {
+CommandRegistration reg("gen", "Generate a benchmark training step (mlp, gpt, gnn) as StableHLO", [](CLI::App &app) {
   auto o = std::make_shared<GenOptions>();
   auto which = std::make_shared<std::string>();
   app.require_subcommand(1);
@@ -94,8 +95,20 @@ CommandRegistration reg("gen", "Generate a benchmark training step (mlp, gpt) as
   gpt->add_option("--dtype", o->gpt.dtype, "Float type")->check(CLI::IsMember({"f32", "bf16", "f16"}));
   gpt->callback([which] { *which = "gpt"; });
 
+  CLI::App *gnn = app.add_subcommand("gnn", "Graph network: gather / scatter-add message passing, Adam");
+  commonOptions(gnn, *o);
+  gnn->add_option("--nodes", o->gnn.nodes, "Nodes")->check(CLI::PositiveNumber);
+  gnn->add_option("--edges", o->gnn.edges, "Edges")->check(CLI::PositiveNumber);
+  gnn->add_option("--features", o->gnn.features, "Input features per node")->check(CLI::PositiveNumber);
+  gnn->add_option("--hidden", o->gnn.hidden, "Hidden width")->check(CLI::PositiveNumber);
+  gnn->add_option("--layers", o->gnn.layers, "Message-passing layers")->check(CLI::PositiveNumber);
+  gnn->add_option("--classes", o->gnn.classes, "Node classes")->check(CLI::PositiveNumber);
+  gnn->add_option("--dtype", o->gnn.dtype, "Float type")->check(CLI::IsMember({"f32", "bf16", "f16"}));
+  gnn->callback([which] { *which = "gnn"; });
+
   return [o, which, gpt]() -> int {
     if (*which == "mlp") return run(*o, "mlp", [&] { return gen::generateMlp(o->mlp); });
+    if (*which == "gnn") return run(*o, "gnn", [&] { return gen::generateGnn(o->gnn); });
     gen::GptConfig c = o->gpt;
     if (!o->preset.empty()) {
       std::optional<gen::GptConfig> p = gen::gptPreset(o->preset);

@@ -95,6 +95,35 @@ TEST(Gen, Gpt3PresetHas175BillionParameters) {
   EXPECT_FALSE(gen::gptPreset("1t"));
 }
 
+TEST(Gen, GnnGathersAndScattersOverEdges) {
+  gen::GnnConfig c;
+  c.nodes = 32;
+  c.edges = 96;
+  c.features = 8;
+  c.hidden = 16;
+  c.layers = 2;
+  c.classes = 4;
+  gen::GenResult r = gen::generateGnn(c);
+  EXPECT_EQ(r.numParams, (8 * 16 * 2) + (16 * 16 * 2) + 16 * 4 + 4);
+  auto m = parseGenerated(r);
+  ASSERT_TRUE(m);
+  int gathers = 0, scatters = 0;
+  for (OpId op = 0; op < m->ops.size(); ++op) {
+    gathers += m->isa(op, "stablehlo.gather");
+    scatters += m->isa(op, "stablehlo.scatter");
+  }
+  // Forward: one gather and one scatter per layer. Backward: the scatter's
+  // transpose (a gather) per layer, the gather's transpose (a scatter) for
+  // every layer but the first, whose input is data.
+  EXPECT_EQ(gathers, 2 + 2);
+  EXPECT_EQ(scatters, 2 + 1);
+  std::map<ArgRole, int> roles = countRoles(*m);
+  EXPECT_EQ(roles[ArgRole::Parameter], 6);
+  EXPECT_EQ(roles[ArgRole::Data], 4);
+  NamedDimensions names = analyzeNamedDimensions(*m);
+  EXPECT_FALSE(names.names.empty());
+}
+
 TEST(Gen, InconsistentSizesAreErrors) {
   gen::GptConfig c;
   c.heads = 0;
