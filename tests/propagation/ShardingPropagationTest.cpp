@@ -71,3 +71,52 @@ func.func @f(%arg0: tensor<6x6xf32> {sdy.sharding = #sdy.sharding<@m3, [{"a"}, {
 
 }  // namespace
 }  // namespace autopart
+
+namespace autopart {
+namespace {
+
+TEST(ShardingPropagation, ConflictingGroupGetsOpenConstraintsAndAWarning) {
+  std::unique_ptr<Module> m = parse(R"(
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>},
+             %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b"}, {}]>}) {
+  sdy.sharding_group %arg0 group_id = 7 : tensor<8x8xf32>
+  sdy.sharding_group %arg1 group_id = 7 : tensor<8x8xf32>
+  func.return
+}
+)");
+  Diagnostics diags;
+  ASSERT_TRUE(propagateShardings(*m, {}, diags));
+  ASSERT_EQ(diags.all().size(), 1u);
+  EXPECT_EQ(diags.all()[0].severity, Severity::Warning);
+  EXPECT_NE(diags.all()[0].message.find("groupID: 7"), std::string::npos);
+  std::string out = printModule(*m);
+  // Both constraints end up equal: the group keeps them in step.
+  EXPECT_NE(out.find("sdy.sharding_constraint %arg1 <@mesh, [{\"b\", ?}, {?}]>"), std::string::npos) << out;
+  EXPECT_NE(out.find("sdy.sharding_constraint %arg0 <@mesh, [{\"b\", ?}, {?}]>"), std::string::npos) << out;
+}
+
+TEST(ShardingPropagation, AgreeingGroupMembersShareTheSharding) {
+  std::unique_ptr<Module> m = parse(R"(
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>},
+             %arg1: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = stablehlo.negate %arg1 : tensor<8x8xf32>
+  sdy.sharding_group %arg0 group_id = 1 : tensor<8x8xf32>
+  sdy.sharding_group %0 group_id = 1 : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+)");
+  Diagnostics diags;
+  ASSERT_TRUE(propagateShardings(*m, {}, diags));
+  EXPECT_TRUE(diags.all().empty());
+  std::string out = printModule(*m);
+  EXPECT_NE(out.find("stablehlo.negate %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{\"a\"}, {}]>]>}"),
+            std::string::npos) << out;
+  // and the closed sharding reaches %arg1 backwards as an open one.
+  EXPECT_NE(out.find("%arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"a\", ?}, {?}]>}"),
+            std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace autopart
