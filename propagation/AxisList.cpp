@@ -134,12 +134,16 @@ AxisList axisSetDiff(const AxisList &a, const AxisList &b, const Mesh &mesh) {
   return out;
 }
 
-void sortAndMerge(AxisList &axes, const Mesh &mesh) {
-  std::sort(axes.begin(), axes.end(), [&](const AxisRef &x, const AxisRef &y) {
+void sortByMesh(AxisList &axes, const Mesh &mesh) {
+  std::stable_sort(axes.begin(), axes.end(), [&](const AxisRef &x, const AxisRef &y) {
     int ix = mesh.axisIndex(x.name), iy = mesh.axisIndex(y.name);
     if (ix != iy) return ix < iy;
     return axisStart(x) < axisStart(y);
   });
+}
+
+void sortAndMerge(AxisList &axes, const Mesh &mesh) {
+  sortByMesh(axes, mesh);
   axes = mergeAdjacent(axes, mesh);
 }
 

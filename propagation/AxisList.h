@@ -59,8 +59,9 @@ AxisList mergeAdjacent(const AxisList &axes, const Mesh &mesh);
 bool truncateWithoutOverlap(AxisList &a, const AxisList &b, const Mesh &mesh);
 // The axes of `a` that overlap nothing in `b`.
 AxisList axisSetDiff(const AxisList &a, const AxisList &b, const Mesh &mesh);
-// Orders axes as the mesh does (axis index, then major sub-axes first) and
-// merges abutting sub-axes: what Shardy prints for reduction axes.
+// Orders axes as the mesh does (axis index, then major sub-axes first).
+void sortByMesh(AxisList &axes, const Mesh &mesh);
+// Same, and merges abutting sub-axes: what Shardy prints for reduction axes.
 void sortAndMerge(AxisList &axes, const Mesh &mesh);
 // A total order on lists (shorter prefixes first), for deterministic ties.
 bool axisListLess(const AxisList &a, const AxisList &b, const Mesh &mesh);

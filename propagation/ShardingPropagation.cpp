@@ -178,7 +178,8 @@ private:
         }
         d.priority.reset();
       }
-      sortAndMerge(s->replicated, *mesh);
+      // Sorted but not merged, so that each revealed axis is found again.
+      sortByMesh(s->replicated, *mesh);
       slots_[i].changed = true;
     }
     std::sort(rounds.begin(), rounds.end());
