@@ -21,11 +21,15 @@ echo "== autopart search $ex --mesh $mesh --device h100-80gb --method mcts,ilp,e
     --time-budget 20 --seed 1
 echo
 echo "== autopart plan $ex --mesh $mesh --tactics dp,auto --gspmd -o $out/plan.mlir --specs $out/specs.json"
+# The tactic report lists every sharded argument; show its start (reading a
+# file, not a pipe, so the plan never dies of a closed pipe).
 "$bin/autopart" plan "$ex" --mesh "$mesh" --tactics dp,auto --device h100-80gb --gspmd \
-    -o "$out/plan.mlir" --specs "$out/specs.json" 2>&1 | head -20
+    -o "$out/plan.mlir" --specs "$out/specs.json" 2> "$out/plan-report.txt"
+head -20 "$out/plan-report.txt"
 echo
 echo "== autopart simulate $out/plan.mlir --device h100-80gb"
 "$bin/autopart" simulate "$out/plan.mlir" --device h100-80gb --top 3
 echo
 echo "== the plan's arguments ($out/plan.mlir):"
-grep -o '%arg[0-9]*: tensor<[^>]*> {jax.arg_info = "[^"]*", mhlo.sharding = "[^"]*", sdy.sharding = #sdy.sharding<@mesh, \[[^]]*\]>}' "$out/plan.mlir" | head -8
+grep -o '%arg[0-9]*: tensor<[^>]*> {jax.arg_info = "[^"]*", mhlo.sharding = "[^"]*", sdy.sharding = #sdy.sharding<@mesh, \[[^]]*\]>}' "$out/plan.mlir" > "$out/plan-args.txt" || true
+head -8 "$out/plan-args.txt"
