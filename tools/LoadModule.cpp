@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "ir/Parser.h"
+#include "tactics/ApplySchedule.h"
 
 namespace autopart {
 
@@ -16,6 +17,23 @@ std::unique_ptr<Module> loadModule(const std::string &path) {
   std::unique_ptr<Module> m = parseModule(std::move(text), path == "-" ? "<stdin>" : path, &perr);
   if (!m) std::cerr << perr.full << "\n";
   return m;
+}
+
+OpId findPlannableEntry(const Module &m, const std::string &wanted, const char *command) {
+  OpId func = findEntryFunction(m, wanted);
+  if (func == kNone) {
+    std::cerr << "autopart " << command << ": error: no entry function"
+              << (wanted.empty() ? "" : " named '" + wanted + "'") << " with a body\n";
+    return kNone;
+  }
+  FuncView f{const_cast<Module &>(m), func};
+  for (ValueId v : f.args())
+    if (m.types.hasDynamicDim(m.type(v))) {
+      std::cerr << m.fileName << ": error: argument of type " << m.types.str(m.type(v))
+                << " has dynamic dimensions, which planning does not support\n";
+      return kNone;
+    }
+  return func;
 }
 
 }  // namespace autopart

@@ -11,4 +11,9 @@ namespace autopart {
 
 std::unique_ptr<Module> loadModule(const std::string &path);
 
+// The function a planning command works on (`wanted`, else `main`, else the
+// first public one with a body), checked to have only static argument
+// shapes. Prints `autopart COMMAND: error: ...` and returns kNone otherwise.
+OpId findPlannableEntry(const Module &m, const std::string &wanted, const char *command);
+
 }  // namespace autopart

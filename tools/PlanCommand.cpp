@@ -53,19 +53,9 @@ int runPlan(const PlanOptions &o) {
     std::cerr << "autopart plan: error: --tactics: " << err << "\n";
     return 1;
   }
-  OpId func = findEntryFunction(*m, o.function);
-  if (func == kNone) {
-    std::cerr << "autopart plan: error: no entry function"
-              << (o.function.empty() ? "" : " named '" + o.function + "'") << " with a body\n";
-    return 1;
-  }
+  OpId func = findPlannableEntry(*m, o.function, "plan");
+  if (func == kNone) return 1;
   FuncView f{*m, func};
-  for (ValueId v : f.args())
-    if (m->types.hasDynamicDim(m->type(v))) {
-      std::cerr << m->fileName << ": error: argument of type " << m->types.str(m->type(v))
-                << " has dynamic dimensions, which planning does not support\n";
-      return 1;
-    }
 
   ShardingVector state(m->values.size());
   std::vector<ArgumentInfo> infos = classifyArguments(*m, func);
