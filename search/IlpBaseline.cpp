@@ -463,6 +463,13 @@ void IlpBuilder::build(const Simulator &sim) {
           const TensorSharding *target =
               a != kNoAttr && m_.attrs.kind(a) == AttrKind::Sharding ? m_.attrs.get(a).sharding.get() : nullptr;
           if (target || !opts_.freeResultShardings) addSink(m_.operand(op, i), target, mult);
+          // Carried state: the argument's node wants the returned value in
+          // its sharding, as the simulator charges the next call's reshard.
+          // (With a declared result sharding the simulator charges it from
+          // there; the ILP leaves that constant-per-argument term out.)
+          ValueId carriedArg = i < sim.carriedArguments().size() ? sim.carriedArguments()[i] : kNone;
+          if (carriedArg != kNone && !target && opts_.freeResultShardings && nodeFor(carriedArg) >= 0)
+            addInput(nodeFor(carriedArg), m_.operand(op, i), mult);
         }
       } else if (!callStack_.empty()) {
         // The callee's results become the call's results.

@@ -69,17 +69,25 @@ void addCollectives(OpCost &cost, std::vector<Collective> cs, const Mesh &mesh, 
 }  // namespace
 
 OpCost costOp(const Module &m, OpId op, const OpShardingRule *rule, const ShardingMap &shardings,
-              const DeviceParams &device, const std::vector<const TensorSharding *> *returnTargets,
+              const DeviceParams &device, const std::vector<ReturnTarget> *returnTargets,
               const double *globalFlopsIn) {
   OpCost cost;
   std::string_view name = m.opName(op);
 
   if (name == "func.return" && returnTargets) {
+    auto reshard = [&](ValueId v, const TensorSharding *from, const TensorSharding *to) {
+      if (const Mesh *mesh = meshOf(shardings, from, to))
+        addCollectives(cost, reshardCollectives(m.types, m.type(v), from, to, *mesh, v), *mesh, device);
+    };
     for (uint32_t i = 0; i < m.numOperands(op) && i < returnTargets->size(); ++i) {
       ValueId v = m.operand(op, i);
-      const TensorSharding *from = shardings.get(v), *to = (*returnTargets)[i];
-      const Mesh *mesh = meshOf(shardings, from, to);
-      if (mesh) addCollectives(cost, reshardCollectives(m.types, m.type(v), from, to, *mesh, v), *mesh, device);
+      const ReturnTarget &t = (*returnTargets)[i];
+      const TensorSharding *at = shardings.get(v);
+      if (t.declared) {
+        reshard(v, at, t.result);
+        at = t.result;
+      }
+      if (t.carried) reshard(v, at, t.argument);
     }
     return cost;
   }

@@ -30,14 +30,25 @@ struct OpCost {
   std::vector<double> collectiveSeconds;  // parallel to `collectives`
 };
 
+// Where one value a func.return returns must end up: the function's declared
+// result sharding (unless results take what is returned), and for a training
+// step's carried state (analysis/CarriedState.h) the sharding its argument has at
+// the next call.
+struct ReturnTarget {
+  bool declared = false;
+  const TensorSharding *result = nullptr;  // null: replicated
+  bool carried = false;
+  const TensorSharding *argument = nullptr;  // null: replicated
+};
+
 // `rule` is the op's sharding rule if it has one (from rules/OpShardingRuleRegistry.h).
-// `returnTargets` is only used for a func.return: the function's result
-// shardings, which returned values are resharded to.
+// `returnTargets` is only used for a func.return, one per returned value: it
+// pays for resharding each returned value to its declared result sharding,
+// then (carried state) from there to its argument's.
 // `globalFlops`, when given, is opFlops(m, op) computed once by the caller
 // (it does not depend on shardings).
 OpCost costOp(const Module &m, OpId op, const OpShardingRule *rule, const ShardingMap &shardings,
-              const DeviceParams &device,
-              const std::vector<const TensorSharding *> *returnTargets = nullptr,
+              const DeviceParams &device, const std::vector<ReturnTarget> *returnTargets = nullptr,
               const double *globalFlops = nullptr);
 
 // Parses an axis list as sdy collectives print it: `{"x", "y":(1)2}`.

@@ -2,9 +2,10 @@
 
 #include <algorithm>
 
-#include "sim/Flops.h"
+#include "analysis/CarriedState.h"
 #include "rules/OpShardingRuleRegistry.h"
 #include "rules/RuleCache.h"
+#include "sim/Flops.h"
 #include "sim/TripCount.h"
 
 namespace autopart {
@@ -33,8 +34,14 @@ Simulator::Simulator(const Module &m, ShardingMap shardings, DeviceParams device
   FuncView f{const_cast<Module &>(m), entry_};
   for (size_t i = 0; i < f.numResults(); ++i) {
     AttrId a = f.resultAttr(i, "sdy.sharding");
-    returnTargets_.push_back(a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding ? m.attrs.get(a).sharding.get()
-                                                                                  : nullptr);
+    declaredResults_.push_back(a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding ? m.attrs.get(a).sharding.get()
+                                                                                    : nullptr);
+  }
+  carriedArgs_.assign(f.numResults(), kNone);
+  if (options_.chargeCarriedState) {
+    std::vector<int64_t> carried = autopart::carriedArguments(m, entry_);
+    for (size_t i = 0; i < carried.size(); ++i)
+      if (carried[i] >= 0) carriedArgs_[i] = f.args()[size_t(carried[i])];
   }
   addBlock(f.entry(), 1, 0);
   RuleCache cache(m);
@@ -96,6 +103,10 @@ void Simulator::addBlock(BlockId b, double multiplier, int depth) {
   }
 }
 
+bool Simulator::isEntryReturn(OpId op) const {
+  return m_.isa(op, "func.return") && m_.parentOp(op) == entry_;
+}
+
 void Simulator::indexUses() {
   size_t numValues = m_.values.size();
   std::vector<uint32_t> counts(numValues + 1, 0);
@@ -103,12 +114,19 @@ void Simulator::indexUses() {
     for (ValueId v : m_.operands(s.op)) fn(v);
     for (uint32_t r = 0; r < m_.numResults(s.op); ++r) fn(m_.result(s.op, r));
   };
-  for (const Site &s : sites_) forEachValue(s, [&](ValueId v) { ++counts[v + 1]; });
+  // The entry's return also reads the arguments its results carry over.
+  auto forEachValueAt = [&](uint32_t i, auto &&fn) {
+    forEachValue(sites_[i], fn);
+    if (isEntryReturn(sites_[i].op))
+      for (ValueId a : carriedArgs_)
+        if (a != kNone) fn(a);
+  };
+  for (uint32_t i = 0; i < sites_.size(); ++i) forEachValueAt(i, [&](ValueId v) { ++counts[v + 1]; });
   for (size_t v = 0; v < numValues; ++v) counts[v + 1] += counts[v];
   useBegin_ = counts;
   useSites_.resize(counts[numValues]);
   std::vector<uint32_t> fill(counts.begin(), counts.end() - 1);
-  for (uint32_t i = 0; i < sites_.size(); ++i) forEachValue(sites_[i], [&](ValueId v) { useSites_[fill[v]++] = i; });
+  for (uint32_t i = 0; i < sites_.size(); ++i) forEachValueAt(i, [&](ValueId v) { useSites_[fill[v]++] = i; });
 }
 
 size_t Simulator::KeyHash::operator()(const std::vector<uint32_t> &k) const {
@@ -173,8 +191,18 @@ void Simulator::evaluateSite(size_t i) {
     siteFlops_[i] = opFlops(m_, s.op);
     globalFlops_ += siteFlops_[i] * s.multiplier;
   }
-  bool isEntryReturn = !options_.resultsFollowOperands && m_.isa(s.op, "func.return") && m_.parentOp(s.op) == entry_;
-  bool memoizable = !isEntryReturn && buildMemoKey(i);
+  bool entryReturn = isEntryReturn(s.op);
+  if (entryReturn) {
+    returnTargets_.assign(declaredResults_.size(), {});
+    for (size_t r = 0; r < returnTargets_.size(); ++r) {
+      ReturnTarget &t = returnTargets_[r];
+      t.declared = !options_.resultsFollowOperands;
+      t.result = declaredResults_[r];
+      t.carried = carriedArgs_[r] != kNone;
+      if (t.carried) t.argument = shardings_.get(carriedArgs_[r]);
+    }
+  }
+  bool memoizable = !entryReturn && buildMemoKey(i);
   auto hit = memoizable ? memo_.find(memoKey_) : memo_.end();
   if (hit != memo_.end()) {
     const auto &[from, cost] = memoCosts_[hit->second];
@@ -184,7 +212,7 @@ void Simulator::evaluateSite(size_t i) {
   } else {
     const std::optional<OpShardingRule> &rule = rules_[siteRule_[i]];
     costs_[i] = costOp(m_, s.op, rule ? &*rule : nullptr, shardings_, device_,
-                       isEntryReturn ? &returnTargets_ : nullptr, &siteFlops_[i]);
+                       entryReturn ? &returnTargets_ : nullptr, &siteFlops_[i]);
     if (memoizable) {
       if (memo_.size() >= kMaxMemoEntries) {
         memo_.clear();

@@ -45,6 +45,10 @@ struct SimOptions {
   // planner writes them so) instead of the declared ones, so returning costs
   // no reshard.
   bool resultsFollowOperands = false;
+  // A result that carries an argument to the next step (analysis/CarriedState.h)
+  // and is returned sharded differently from that argument pays for the
+  // reshard the next call makes.
+  bool chargeCarriedState = true;
 };
 
 struct StepSummary {
@@ -81,6 +85,9 @@ public:
   const ShardingMap &shardings() const { return shardings_; }
   const DeviceParams &device() const { return device_; }
   OpId entry() const { return entry_; }
+  // Per result of the entry function: the argument it carries to the next
+  // step (kNone: none, or not charged).
+  const std::vector<ValueId> &carriedArguments() const { return carriedArgs_; }
   const std::vector<std::string> &warnings() const { return warnings_; }
   size_t evaluatedSites() const { return evaluatedSites_; }  // for tests
   size_t memoHits() const { return memoHits_; }
@@ -88,6 +95,7 @@ public:
 private:
   void addBlock(BlockId b, double multiplier, int depth);
   void indexUses();
+  bool isEntryReturn(OpId op) const;
   void evaluateSite(size_t i);
   void markStale(ValueId v);
   StepSummary summary() const;
@@ -124,7 +132,9 @@ private:
   std::vector<size_t> stale_;
   // Sites that read or define each value (CSR layout).
   std::vector<uint32_t> useBegin_, useSites_;
-  std::vector<const TensorSharding *> returnTargets_;
+  std::vector<const TensorSharding *> declaredResults_;
+  std::vector<ValueId> carriedArgs_;  // per result: the argument it carries, or kNone
+  std::vector<ReturnTarget> returnTargets_;  // reused buffer
   double compute_ = 0, comm_ = 0, localFlops_ = 0, globalFlops_ = 0;
   int unknownTrips_ = 0;
   size_t evaluatedSites_ = 0;

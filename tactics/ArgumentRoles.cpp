@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "analysis/CarriedState.h"
+
 namespace autopart {
 
 const char *roleName(ArgRole r) {
@@ -88,6 +90,13 @@ std::vector<ArgumentInfo> classifyArguments(const Module &m, OpId func) {
       if (v < uses.size()) uses[v].push_back({op, i});
     }
   });
+  // A training step returns its updated state: what it carries over is a
+  // parameter (or optimizer state), the rest is data -- including inputs
+  // that a backward pass contracts against (x in dW = dY^T . x).
+  std::vector<bool> isCarried(args.size(), false);
+  for (int64_t a : carriedArguments(m, func))
+    if (a >= 0) isCarried[size_t(a)] = true;
+  bool anyCarried = std::find(isCarried.begin(), isCarried.end(), true) != isCarried.end();
   for (size_t i = 0; i < args.size(); ++i) {
     ArgumentInfo info;
     info.name = argName(m, f, i);
@@ -112,6 +121,12 @@ std::vector<ArgumentInfo> classifyArguments(const Module &m, OpId func) {
     } else if (contains(n, {"batch", "input", "token", "label", "image", "target", "data"})) {
       info.role = ArgRole::Data;
       info.reason = "name";
+    } else if (isCarried[i]) {
+      info.role = ArgRole::Parameter;
+      info.reason = "state: its update is returned";
+    } else if (anyCarried) {
+      info.role = ArgRole::Data;
+      info.reason = "not state of a step that returns its state";
     } else if (m.types.rank(m.type(args[i])) >= 2 && feedsContractionRhs(m, args[i], uses)) {
       info.role = ArgRole::Parameter;
       info.reason = "weight operand of a contraction";

@@ -3,9 +3,11 @@
 // shard parameters, batch parallelism shards data; the stats report counts
 // both. A name comes from the frontend (`jax.arg_info = "params['w1']"`,
 // `ttir.name`, `loc("W0")`), the role from the name or the frontend's own
-// marking (`ttcore.argument_type`), and failing both from use: an argument
-// that reaches the right-hand side of a contraction (a weight) through
-// layout-only ops is a parameter.
+// marking (`ttcore.argument_type`), and failing both from use: in a training
+// step an argument whose update the step returns (analysis/CarriedState.h) is
+// a parameter and the others are data; in a step that returns no state, an
+// argument that reaches the right-hand side of a contraction (a weight)
+// through layout-only ops is a parameter.
 //
 //   func.func @main(%arg0: tensor<784x512xf32> loc("W0"), %arg1: tensor<128x784xf32> loc("x"))
 //   %0 = stablehlo.dot_general %arg1, %arg0, contracting_dims = [1] x [0]

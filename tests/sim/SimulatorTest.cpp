@@ -178,5 +178,41 @@ TEST(Simulator, MemoizedLayersMatchAFreshEvaluation) {
   expectSameCosts(sim, fresh2);
 }
 
+// A step that returns its updated weight sharded while taking it replicated
+// is not a steady state: the next call all-gathers it, and the simulator
+// charges that at the return. Sharding the argument the same way removes
+// the charge (incrementally: the return site reads the carried argument).
+TEST(Simulator, CarriedStateReturnedShardedIsGatheredForTheNextStep) {
+  auto m = parse(R"(sdy.mesh @mesh = <["d"=4]>
+func.func @main(%w: tensor<1024x256xf32>) -> tensor<1024x256xf32> {
+  %c = stablehlo.constant dense<5.000000e-01> : tensor<1024x256xf32>
+  %0 = stablehlo.multiply %w, %c {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"d"}, {}]>]>} : tensor<1024x256xf32>
+  return %0 : tensor<1024x256xf32>
+})");
+  ASSERT_TRUE(m);
+  SimOptions follow;
+  follow.resultsFollowOperands = true;
+  Simulator sim(*m, ShardingMap::fromModule(*m), roundDevice(), follow);
+  FuncView f{*m, m->functions().front()};
+  ASSERT_EQ(sim.carriedArguments().size(), 1u);
+  EXPECT_EQ(sim.carriedArguments()[0], f.args()[0]);
+  StepSummary s = sim.evaluate();
+  const double bytes = 1024 * 256 * 4;
+  size_t ret = sim.sites().size() - 1;
+  ASSERT_EQ(sim.siteCost(ret).collectives.size(), 1u);
+  EXPECT_EQ(sim.siteCost(ret).collectives[0].kind, CollectiveKind::AllGather);
+  EXPECT_EQ(sim.siteCost(ret).collectives[0].bytes, int64_t(bytes));
+  EXPECT_DOUBLE_EQ(s.commSeconds, 3.0 / 4 * bytes / 100e9);
+
+  TensorSharding rows = TensorSharding::closed("mesh", 2);
+  rows.dims[0].axes.push_back(AxisRef{"d"});
+  sim.setSharding(f.args()[0], rows);
+  EXPECT_DOUBLE_EQ(sim.evaluate().commSeconds, 0);
+
+  follow.chargeCarriedState = false;
+  Simulator uncharged(*m, ShardingMap::fromModule(*m), roundDevice(), follow);
+  EXPECT_DOUBLE_EQ(uncharged.evaluate().commSeconds, 0);
+}
+
 }  // namespace
 }  // namespace autopart

@@ -81,5 +81,30 @@ func.func @main(%arg0: tensor<4x16xf32> {jax.arg_info = "unknown|unknown|-1|unkn
   EXPECT_EQ(infos[1].role, ArgRole::Parameter);
 }
 
+TEST(ArgumentRoles, ReturnedStateIsParameterAndContractedInputIsData) {
+  // Names without roles (loc("W0"), loc("b0"), loc("x")): the step returns
+  // new W0 and b0, so they are state; x reaches a contraction's right-hand
+  // side in the weight gradient (dW = dh^T . x) but is not returned: data.
+  ParseError err;
+  std::unique_ptr<Module> m = parseModule(R"(
+func.func @main(%arg0: tensor<16x8xf32> loc("W0"), %arg1: tensor<8xf32> loc("b0"), %arg2: tensor<4x16xf32> loc("x"))
+    -> (tensor<16x8xf32>, tensor<8xf32>) {
+  %h = stablehlo.dot_general %arg2, %arg0, contracting_dims = [1] x [0] : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
+  %dwt = stablehlo.dot_general %h, %arg2, contracting_dims = [0] x [0] : (tensor<4x8xf32>, tensor<4x16xf32>) -> tensor<8x16xf32>
+  %dw = stablehlo.transpose %dwt, dims = [1, 0] : (tensor<8x16xf32>) -> tensor<16x8xf32>
+  %w = stablehlo.subtract %arg0, %dw : tensor<16x8xf32>
+  %c = stablehlo.constant dense<1.000000e-01> : tensor<8xf32>
+  %b = stablehlo.subtract %arg1, %c : tensor<8xf32>
+  return %w, %b : tensor<16x8xf32>, tensor<8xf32>
+}
+)", "t.mlir", &err);
+  ASSERT_TRUE(m) << err.full;
+  std::vector<ArgumentInfo> infos = classifyArguments(*m, m->functions().front());
+  ASSERT_EQ(infos.size(), 3u);
+  EXPECT_EQ(infos[0].role, ArgRole::Parameter);
+  EXPECT_EQ(infos[1].role, ArgRole::Parameter);
+  EXPECT_EQ(infos[2].role, ArgRole::Data);
+}
+
 }  // namespace
 }  // namespace autopart
