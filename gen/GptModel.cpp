@@ -9,29 +9,25 @@
 // then a final LayerNorm, logits against the tied token embedding,
 // cross-entropy, the backward pass of all of it and Adam. The token lookup
 // is a gather and its gradient a scatter-add, as jnp.take lowers.
-#include <cmath>
-
-#include "gen/Layers.h"
 #include "gen/Models.h"
+#include "gen/Transformer.h"
 
 namespace autopart::gen {
 
 namespace {
 
 struct LayerParams {
-  size_t ln1g, ln1b, wq, wk, wv, wo, ln2g, ln2b, w1, b1, w2, b2;
+  size_t ln1g, ln1b, ln2g, ln2b;
+  AttentionParams attn;
+  MlpParams mlp;
 };
 
 struct LayerCache {
-  Tensor x, h1, q, k, v, p, a, x1, h2, m1, g1;
+  Tensor x1;
   LayerNormCache ln1, ln2;
+  AttentionCache attn;
+  MlpCache mlp;
 };
-
-Tensor softmaxLast(Ops &ops, const Tensor &s) {
-  Tensor mx = ops.e.reduce(s, {s.rank() - 1}, "maximum");
-  Tensor ez = ops.e.unary("exponential", ops.sub(s, ops.overLast(mx, s)));
-  return ops.div(ez, ops.overLast(ops.sumLast(ez), s));
-}
 
 }  // namespace
 
@@ -79,16 +75,10 @@ GenResult generateGpt(const GptConfig &c) {
     LayerParams x;
     x.ln1g = params.declare(p + "['ln1']['scale']", {M});
     x.ln1b = params.declare(p + "['ln1']['bias']", {M});
-    x.wq = params.declare(p + "['attn']['wq']", {M, H, D});
-    x.wk = params.declare(p + "['attn']['wk']", {M, H, D});
-    x.wv = params.declare(p + "['attn']['wv']", {M, H, D});
-    x.wo = params.declare(p + "['attn']['wo']", {H, D, M});
+    x.attn = declareAttention(params, p + "['attn']", M, H, D);
     x.ln2g = params.declare(p + "['ln2']['scale']", {M});
     x.ln2b = params.declare(p + "['ln2']['bias']", {M});
-    x.w1 = params.declare(p + "['mlp']['w1']", {M, F});
-    x.b1 = params.declare(p + "['mlp']['b1']", {F});
-    x.w2 = params.declare(p + "['mlp']['w2']", {F, M});
-    x.b2 = params.declare(p + "['mlp']['b2']", {M});
+    x.mlp = declareMlp(params, p + "['mlp']", M, F, /*bias=*/true, Activation::Gelu);
     lp.push_back(x);
   }
   size_t lnfg = params.declare("['ln_f']['scale']", {M});
@@ -96,7 +86,6 @@ GenResult generateGpt(const GptConfig &c) {
   params.materialize(e);
   Tensor tokens = e.arg({B, S}, "batch['tokens']", "i32");
   Tensor targets = e.arg({B, S}, "batch['targets']", "i32");
-  const double invSqrtD = 1.0 / std::sqrt(double(D));
 
   // Forward.
   Tensor idx = e.reshape(tokens, {B, S, 1});
@@ -106,20 +95,10 @@ GenResult generateGpt(const GptConfig &c) {
   for (size_t l = 0; l < lp.size(); ++l) {
     const LayerParams &P = lp[l];
     LayerCache &C = cache[l];
-    C.x = x;
-    C.h1 = layerNorm(ops, x, params[P.ln1g], params[P.ln1b], C.ln1);
-    C.q = e.dot(C.h1, params[P.wq], {}, {}, {2}, {0});
-    C.k = e.dot(C.h1, params[P.wk], {}, {}, {2}, {0});
-    C.v = e.dot(C.h1, params[P.wv], {}, {}, {2}, {0});
-    Tensor s = ops.scale(e.dot(C.q, C.k, {0, 2}, {0, 2}, {3}, {3}), invSqrtD);
-    s = e.select(causal, s, e.splat(-1e9, s.shape));
-    C.p = softmaxLast(ops, s);
-    C.a = e.dot(C.p, C.v, {0, 1}, {0, 2}, {3}, {1});
-    C.x1 = ops.add(x, e.dot(C.a, params[P.wo], {}, {}, {1, 3}, {0, 1}));
-    C.h2 = layerNorm(ops, C.x1, params[P.ln2g], params[P.ln2b], C.ln2);
-    C.m1 = linear(ops, C.h2, params[P.w1], &params[P.b1]);
-    C.g1 = gelu(ops, C.m1);
-    x = ops.add(C.x1, linear(ops, C.g1, params[P.w2], &params[P.b2]));
+    Tensor h1 = layerNorm(ops, x, params[P.ln1g], params[P.ln1b], C.ln1);
+    C.x1 = ops.add(x, attention(ops, params, P.attn, h1, h1, &causal, C.attn));
+    Tensor h2 = layerNorm(ops, C.x1, params[P.ln2g], params[P.ln2b], C.ln2);
+    x = ops.add(C.x1, mlpBlock(ops, params, P.mlp, h2, C.mlp));
   }
   LayerNormCache lnf;
   Tensor xf = layerNorm(ops, x, params[lnfg], params[lnfb], lnf);
@@ -137,35 +116,12 @@ GenResult generateGpt(const GptConfig &c) {
   for (size_t l = lp.size(); l-- > 0;) {
     const LayerParams &P = lp[l];
     const LayerCache &C = cache[l];
-    // MLP.
-    Tensor dw2, db2, dw1, db1;
-    Tensor dg1 = linearGrad(ops, C.g1, params[P.w2], dx, dw2, &db2);
-    Tensor dm1 = geluGrad(ops, C.m1, dg1);
-    Tensor dh2 = linearGrad(ops, C.h2, params[P.w1], dm1, dw1, &db1);
-    params.setGrad(P.w2, dw2);
-    params.setGrad(P.b2, db2);
-    params.setGrad(P.w1, dw1);
-    params.setGrad(P.b1, db1);
+    Tensor dh2 = mlpBlockGrad(ops, params, P.mlp, C.mlp, dx);
     Tensor dln2g, dln2b;
     Tensor dx1 = ops.add(dx, layerNormGrad(ops, dh2, params[P.ln2g], C.ln2, dln2g, dln2b));
     params.setGrad(P.ln2g, dln2g);
     params.setGrad(P.ln2b, dln2b);
-    // Attention.
-    params.setGrad(P.wo, e.dot(C.a, dx1, {}, {}, {0, 2}, {0, 1}));
-    Tensor da = e.transpose(e.dot(dx1, params[P.wo], {}, {}, {2}, {2}), {0, 2, 1, 3});
-    Tensor dp = e.dot(da, C.v, {0, 1}, {0, 2}, {3}, {3});
-    Tensor dv = e.transpose(e.dot(C.p, da, {0, 1}, {0, 1}, {2}, {2}), {0, 2, 1, 3});
-    Tensor ds = ops.mul(C.p, ops.sub(dp, ops.overLast(ops.sumLast(ops.mul(dp, C.p)), dp)));
-    ds = ops.scale(ds, invSqrtD);
-    Tensor dq = e.transpose(e.dot(ds, C.k, {0, 1}, {0, 2}, {3}, {1}), {0, 2, 1, 3});
-    Tensor dk = e.transpose(e.dot(ds, C.q, {0, 1}, {0, 2}, {2}, {1}), {0, 2, 1, 3});
-    Tensor dh1;
-    const std::pair<size_t, Tensor> proj[] = {{P.wq, dq}, {P.wk, dk}, {P.wv, dv}};
-    for (const auto &[w, d] : proj) {
-      params.setGrad(w, e.dot(C.h1, d, {}, {}, {0, 1}, {0, 1}));
-      Tensor part = e.dot(d, params[w], {}, {}, {2, 3}, {1, 2});
-      dh1 = dh1.name.empty() ? part : ops.add(dh1, part);
-    }
+    Tensor dh1 = attentionGrad(ops, params, P.attn, C.attn, dx1, nullptr);
     Tensor dln1g, dln1b;
     dx = ops.add(dx1, layerNormGrad(ops, dh1, params[P.ln1g], C.ln1, dln1g, dln1b));
     params.setGrad(P.ln1g, dln1g);

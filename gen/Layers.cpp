@@ -84,6 +84,23 @@ Tensor layerNormGrad(Ops &ops, const Tensor &dy, const Tensor &g, const LayerNor
   return ops.mul(ops.overLast(cache.rstd, dy), inner);
 }
 
+Tensor rmsNorm(Ops &ops, const Tensor &x, const Tensor &g, LayerNormCache &cache) {
+  double invD = 1.0 / double(x.shape.back());
+  Tensor ms = ops.scale(ops.sumLast(ops.mul(x, x)), invD);
+  cache.rstd = ops.e.unary("rsqrt", ops.shift(ms, 1e-6));
+  cache.xhat = ops.mul(x, ops.overLast(cache.rstd, x));
+  return ops.mul(cache.xhat, ops.alongLast(g, x));
+}
+
+Tensor rmsNormGrad(Ops &ops, const Tensor &dy, const Tensor &g, const LayerNormCache &cache, Tensor &dg) {
+  double invD = 1.0 / double(dy.shape.back());
+  dg = ops.sumLeading(ops.mul(dy, cache.xhat));
+  Tensor dxhat = ops.mul(dy, ops.alongLast(g, dy));
+  Tensor c = ops.scale(ops.sumLast(ops.mul(dxhat, cache.xhat)), invD);
+  Tensor inner = ops.sub(dxhat, ops.mul(cache.xhat, ops.overLast(c, dy)));
+  return ops.mul(ops.overLast(cache.rstd, dy), inner);
+}
+
 namespace {
 constexpr double kGeluC = 0.7978845608028654;  // sqrt(2 / pi)
 constexpr double kGeluA = 0.044715;
@@ -147,6 +164,39 @@ Tensor linearGrad(Ops &ops, const Tensor &x, const Tensor &w, const Tensor &dy, 
   if (db) *db = ops.sumLeading(dy);
   if (!needDx) return {};
   return ops.e.dot(dy, w, {}, {}, {dy.rank() - 1}, {1});
+}
+
+Tensor conv(Ops &ops, const Tensor &x, const Tensor &w, const Tensor *b, int64_t stride) {
+  Tensor y = ops.e.conv2d(x, w, stride);
+  return b ? ops.add(y, ops.alongLast(*b, y)) : y;
+}
+
+Tensor convGrad(Ops &ops, const Tensor &x, const Tensor &w, const Tensor &dy, int64_t stride, Tensor &dw, Tensor *db,
+                bool needDx) {
+  if (x.rank() != 4 || w.rank() != 4 || dy.rank() != 4) throw GenError("convGrad: NHWC input and HWIO kernel");
+  // The paddings of JAX's _conv_general_vjp_{rhs,lhs}_padding for the
+  // forward window (pad k/2 each side, `stride`), per spatial dimension.
+  ConvSpec kernelGrad, inputGrad;
+  kernelGrad.lhs = "f01b";
+  kernelGrad.rhs = "i01o";
+  kernelGrad.out = "01bf";
+  inputGrad.rhs = "01oi";
+  for (size_t s = 0; s < 2; ++s) {
+    int64_t in = x.shape[1 + s], k = w.shape[s], out = dy.shape[1 + s];
+    int64_t lo = k / 2, outDilated = (out - 1) * stride + 1;
+    kernelGrad.pad[s] = {lo, outDilated - in + (k - 1 - lo)};
+    kernelGrad.rhsDilate[s] = stride;
+    int64_t before = k - 1 - lo;
+    inputGrad.pad[s] = {before, in + k - 1 - outDilated - before};
+    inputGrad.lhsDilate[s] = stride;
+  }
+  dw = ops.e.convolution(x, dy, kernelGrad);
+  if (dw.shape != w.shape) throw GenError("convGrad: kernel gradient of the wrong shape");
+  if (db) *db = ops.sumLeading(dy);
+  if (!needDx) return {};
+  Tensor dx = ops.e.convolution(dy, ops.e.reverse(w, {0, 1}), inputGrad);
+  if (dx.shape != x.shape) throw GenError("convGrad: input gradient of the wrong shape");
+  return dx;
 }
 
 }  // namespace autopart::gen

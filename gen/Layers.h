@@ -67,6 +67,12 @@ struct LayerNormCache {
 Tensor layerNorm(Ops &ops, const Tensor &x, const Tensor &g, const Tensor &b, LayerNormCache &cache);
 Tensor layerNormGrad(Ops &ops, const Tensor &dy, const Tensor &g, const LayerNormCache &cache, Tensor &dg, Tensor &db);
 
+// RMSNorm (T5's LayerNorm: no mean subtraction, no bias), reusing
+// LayerNormCache: y = x * rstd * g, rstd = rsqrt(mean(x^2) + eps).
+// backward: dx = rstd * (dxhat - xhat * mean(dxhat * xhat)), dg = sum(dy * xhat)
+Tensor rmsNorm(Ops &ops, const Tensor &x, const Tensor &g, LayerNormCache &cache);
+Tensor rmsNormGrad(Ops &ops, const Tensor &dy, const Tensor &g, const LayerNormCache &cache, Tensor &dg);
+
 // GELU, tanh approximation (as jax.nn.gelu).
 Tensor gelu(Ops &ops, const Tensor &h);
 Tensor geluGrad(Ops &ops, const Tensor &h, const Tensor &dy);
@@ -84,5 +90,18 @@ Tensor linear(Ops &ops, const Tensor &x, const Tensor &w, const Tensor *b);
 // needDx false: the input is data, its gradient is not computed.
 Tensor linearGrad(Ops &ops, const Tensor &x, const Tensor &w, const Tensor &dy, Tensor &dw, Tensor *db,
                   bool needDx = true);
+
+// x [N, H, W, Ci] convolved with w [kh, kw, Ci, Co] (StablehloEmitter::conv2d:
+// SAME padding of k/2 each side) plus b [Co] along channels.
+Tensor conv(Ops &ops, const Tensor &x, const Tensor &w, const Tensor *b, int64_t stride = 1);
+// Gradients of conv as jax.grad emits them: dw is x convolved with dy,
+// batch and feature dimensions swapped (`[f, 0, 1, b]x[i, 0, 1, o]->[0, 1,
+// b, f]`, dy dilated by the stride); dx is dy (dilated by the stride)
+// convolved with the spatially reversed kernel, input and output features
+// swapped (`[b, 0, 1, f]x[0, 1, o, i]->[b, 0, 1, f]`); db sums dy. For
+// stride 1 and k = 3 both paddings are [1, 1]; for stride 2 and even H they
+// are [1, 0] (dw) and [1, 2] (dx).
+Tensor convGrad(Ops &ops, const Tensor &x, const Tensor &w, const Tensor &dy, int64_t stride, Tensor &dw, Tensor *db,
+                bool needDx = true);
 
 }  // namespace autopart::gen

@@ -54,6 +54,50 @@ struct GnnConfig {
   std::string dtype = "f32";
 };
 
+// T5-style encoder-decoder (Raffel et al. 2020, v1.0): shared token
+// embedding tied to the output projection, pre-RMSNorm blocks without
+// biases, ReLU MLPs; the encoder attends bidirectionally, the decoder
+// causally to itself and to the encoder output. No relative position bias
+// (T5 has 32 x heads of it per stack, 0.0005% of t5-small). Decoder inputs
+// are the targets shifted right by one (start token 0), as T5 trains.
+struct T5Config {
+  int64_t encoderLayers = 2;
+  int64_t decoderLayers = 2;
+  int64_t dModel = 256;
+  int64_t heads = 4;
+  int64_t headDim = 64;
+  int64_t ffn = 1024;
+  int64_t encSeq = 128;
+  int64_t decSeq = 32;
+  int64_t batch = 8;
+  int64_t vocab = 1024;
+  std::string dtype = "bf16";
+};
+
+// t5-small, t5-base, t5-large (the paper's Section 3.7 sizes, vocabulary
+// 32128 as the released checkpoints) with input length 512, target length
+// 128 and 128 sequences per step. Empty: unknown name.
+std::optional<T5Config> t5Preset(const std::string &name);
+std::vector<std::string> t5PresetNames();
+
+// U-Net (Ronneberger et al. 2015, as diffusion models use it, without the
+// time embedding) regressing an image: per encoder level two 3x3
+// conv + ReLU at width baseWidth * 2^level, then a stride-2 3x3 conv
+// halving height and width; a bottleneck of two conv + ReLU; per decoder
+// level a nearest-neighbour 2x upsampling, the skip connection concatenated
+// on channels, two conv + ReLU; a final 1x1 conv back to `channels`. Mean
+// squared error against `batch['target']`, Adam. Height and width must be
+// divisible by 2^levels.
+struct UnetConfig {
+  int64_t batch = 8;
+  int64_t height = 64;
+  int64_t width = 64;
+  int64_t channels = 3;
+  int64_t baseWidth = 32;
+  int64_t levels = 3;
+  std::string dtype = "f32";
+};
+
 struct GenResult {
   std::string text;
   size_t numOps = 0;
@@ -63,5 +107,7 @@ struct GenResult {
 GenResult generateMlp(const MlpConfig &c);
 GenResult generateGpt(const GptConfig &c);
 GenResult generateGnn(const GnnConfig &c);
+GenResult generateT5(const T5Config &c);
+GenResult generateUnet(const UnetConfig &c);
 
 }  // namespace autopart::gen

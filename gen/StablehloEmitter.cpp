@@ -251,17 +251,96 @@ Tensor StablehloEmitter::conv2d(const Tensor &input, const Tensor &kernel, int64
   require(input.rank() == 4 && kernel.rank() == 4 && input.shape[3] == kernel.shape[2] && kernel.shape[0] % 2 == 1 &&
               kernel.shape[1] % 2 == 1 && stride >= 1,
           "conv2d of " + type(input) + " with " + type(kernel));
-  int64_t ph = kernel.shape[0] / 2, pw = kernel.shape[1] / 2;
-  Shape out = {input.shape[0], (input.shape[1] + stride - 1) / stride, (input.shape[2] + stride - 1) / stride,
-               kernel.shape[3]};
-  Tensor r = fresh(out, input.dtype);
+  ConvSpec spec;
+  spec.stride = {stride, stride};
+  spec.pad = {{kernel.shape[0] / 2, kernel.shape[0] / 2}, {kernel.shape[1] / 2, kernel.shape[1] / 2}};
+  return convolution(input, kernel, spec);
+}
+
+namespace {
+
+// Position of `letter` in a convolution layout, -1 when absent.
+int64_t layoutDim(const std::string &layout, char letter) {
+  size_t i = layout.find(letter);
+  return i == std::string::npos ? -1 : int64_t(i);
+}
+
+// "b01f" -> "[b, 0, 1, f]".
+std::string layoutStr(const std::string &layout) {
+  std::string s = "[";
+  for (size_t i = 0; i < layout.size(); ++i) s += (i ? ", " : "") + std::string(1, layout[i]);
+  return s + "]";
+}
+
+bool allOnes(const Dims &d) {
+  return std::all_of(d.begin(), d.end(), [](int64_t x) { return x == 1; });
+}
+
+}  // namespace
+
+Tensor StablehloEmitter::convolution(const Tensor &lhs, const Tensor &rhs, const ConvSpec &spec) {
+  const std::string what = "convolution of " + type(lhs) + " with " + type(rhs);
+  const int64_t rank = lhs.rank();
+  const size_t spatial = size_t(rank - 2);
+  require(rank >= 3 && rhs.rank() == rank && lhs.dtype == rhs.dtype, what);
+  require(spec.lhs.size() == size_t(rank) && spec.rhs.size() == size_t(rank) && spec.out.size() == size_t(rank) &&
+              spec.stride.size() == spatial && spec.pad.size() == spatial && spec.lhsDilate.size() == spatial &&
+              spec.rhsDilate.size() == spatial,
+          what + ": dimension numbers or window of the wrong rank");
+  int64_t lb = layoutDim(spec.lhs, 'b'), lf = layoutDim(spec.lhs, 'f');
+  int64_t ki = layoutDim(spec.rhs, 'i'), ko = layoutDim(spec.rhs, 'o');
+  int64_t ob = layoutDim(spec.out, 'b'), of = layoutDim(spec.out, 'f');
+  require(lb >= 0 && lf >= 0 && ki >= 0 && ko >= 0 && ob >= 0 && of >= 0, what + ": layout without b/f/i/o");
+  require(lhs.shape[lf] == rhs.shape[ki], what + ": input features differ");
+  Shape out(size_t(rank), 0);
+  out[ob] = lhs.shape[lb];
+  out[of] = rhs.shape[ko];
+  for (size_t s = 0; s < spatial; ++s) {
+    char digit = char('0' + s);
+    int64_t l = layoutDim(spec.lhs, digit), k = layoutDim(spec.rhs, digit), o = layoutDim(spec.out, digit);
+    require(l >= 0 && k >= 0 && o >= 0, what + ": layout without spatial dimension " + std::string(1, digit));
+    require(spec.stride[s] >= 1 && spec.lhsDilate[s] >= 1 && spec.rhsDilate[s] >= 1, what + ": bad window");
+    int64_t in = (lhs.shape[l] - 1) * spec.lhsDilate[s] + 1 + spec.pad[s].first + spec.pad[s].second;
+    int64_t window = (rhs.shape[k] - 1) * spec.rhsDilate[s] + 1;
+    require(in >= window, what + ": window larger than the padded input");
+    out[o] = (in - window) / spec.stride[s] + 1;
+  }
+  Tensor r = fresh(out, lhs.dtype);
   std::ostringstream &os = line();
-  os << r.name << " = stablehlo.convolution(" << input.name << ", " << kernel.name
-     << ") dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {";
-  if (stride > 1) os << "stride = [" << stride << ", " << stride << "], ";
-  os << "pad = [[" << ph << ", " << ph << "], [" << pw << ", " << pw
-     << "]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (" << type(input) << ", "
-     << type(kernel) << ") -> " << type(r) << "\n";
+  os << r.name << " = stablehlo.convolution(" << lhs.name << ", " << rhs.name << ") dim_numbers = "
+     << layoutStr(spec.lhs) << "x" << layoutStr(spec.rhs) << "->" << layoutStr(spec.out) << ", window = {";
+  if (!allOnes(spec.stride)) os << "stride = " << list(spec.stride) << ", ";
+  os << "pad = [";
+  for (size_t s = 0; s < spatial; ++s)
+    os << (s ? ", " : "") << "[" << spec.pad[s].first << ", " << spec.pad[s].second << "]";
+  os << "]";
+  if (!allOnes(spec.lhsDilate)) os << ", lhs_dilate = " << list(spec.lhsDilate);
+  if (!allOnes(spec.rhsDilate)) os << ", rhs_dilate = " << list(spec.rhsDilate);
+  os << "} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (" << type(lhs) << ", " << type(rhs)
+     << ") -> " << type(r) << "\n";
+  return r;
+}
+
+Tensor StablehloEmitter::slice(const Tensor &x, const Dims &start, const Dims &limit) {
+  require(int64_t(start.size()) == x.rank() && int64_t(limit.size()) == x.rank(), "slice: bounds of the wrong rank");
+  Shape out;
+  for (int64_t i = 0; i < x.rank(); ++i) {
+    require(0 <= start[i] && start[i] < limit[i] && limit[i] <= x.shape[i],
+            "slice of " + type(x) + ": bounds out of range");
+    out.push_back(limit[i] - start[i]);
+  }
+  Tensor r = fresh(out, x.dtype);
+  std::ostringstream &os = line();
+  os << r.name << " = stablehlo.slice " << x.name << " [";
+  for (int64_t i = 0; i < x.rank(); ++i) os << (i ? ", " : "") << start[i] << ":" << limit[i];
+  os << "] : (" << type(x) << ") -> " << type(r) << "\n";
+  return r;
+}
+
+Tensor StablehloEmitter::reverse(const Tensor &x, const Dims &dims) {
+  for (int64_t d : dims) require(d >= 0 && d < x.rank(), "reverse of " + type(x) + ": dimension out of range");
+  Tensor r = fresh(x.shape, x.dtype);
+  line() << r.name << " = stablehlo.reverse " << x.name << ", dims = " << list(dims) << " : " << type(r) << "\n";
   return r;
 }
 

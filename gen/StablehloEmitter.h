@@ -20,6 +20,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace autopart::gen {
@@ -40,6 +41,19 @@ struct Tensor {
 // dividing d_model).
 struct GenError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+// A convolution's dimension numbers and window, as StableHLO prints them.
+// Layouts name each dimension with a letter: input `b` batch / `f` feature,
+// kernel `i` input / `o` output feature, digits spatial. JAX's kernel
+// gradient of an NHWC / HWIO convolution, for instance, is
+//   {.lhs = "f01b", .rhs = "i01o", .out = "01bf"}
+//   -> dim_numbers = [f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]
+struct ConvSpec {
+  std::string lhs = "b01f", rhs = "01io", out = "b01f";
+  Dims stride = {1, 1};
+  std::vector<std::pair<int64_t, int64_t>> pad = {{0, 0}, {0, 0}};
+  Dims lhsDilate = {1, 1}, rhsDilate = {1, 1};
 };
 
 class StablehloEmitter {
@@ -79,7 +93,12 @@ public:
   Tensor scatterAddRows(int64_t rows, const Tensor &indices, const Tensor &updates);
   // 2-D convolution, NHWC input, HWIO kernel, SAME padding for odd kernels.
   Tensor conv2d(const Tensor &input, const Tensor &kernel, int64_t stride = 1);
+  // Any convolution (no groups); the result shape follows from the window.
+  Tensor convolution(const Tensor &lhs, const Tensor &rhs, const ConvSpec &spec);
   Tensor concatenate(const std::vector<Tensor> &parts, int64_t dim);
+  // x[start : limit] per dimension, stride 1.
+  Tensor slice(const Tensor &x, const Dims &start, const Dims &limit);
+  Tensor reverse(const Tensor &x, const Dims &dims);
 
   // Broadcasts `x` (of a shape made of some of `like`'s dimensions, in
   // order) to `like`'s shape; `dims` are the dimensions of `like` it fills.

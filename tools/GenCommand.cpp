@@ -1,9 +1,11 @@
-// `autopart gen mlp|gpt|gnn [sizes] [-o OUT]`: writes a benchmark training step
+// `autopart gen mlp|gpt|gnn|t5|unet [sizes] [-o OUT]`: writes a benchmark training step
 // as StableHLO in JAX's style (gen/). The program is parsed back before it is
 // written, so a generator bug is an error here, not in a later command.
 //
 //   autopart gen gpt --preset 175b -o gpt3.mlir
 //   autopart gen mlp --layers 4 --width 1024 --batch 256
+//   autopart gen t5 --preset t5-small --batch 32
+//   autopart gen unet --height 128 --width 128 --levels 4
 #include <chrono>
 #include <iostream>
 
@@ -22,6 +24,9 @@ struct GenOptions {
   gen::MlpConfig mlp;
   gen::GptConfig gpt;
   gen::GnnConfig gnn;
+  gen::T5Config t5;
+  gen::UnetConfig unet;
+  int64_t t5Layers = 0;
   int64_t ffn = 0;
 };
 
@@ -64,7 +69,7 @@ void commonOptions(CLI::App *app, GenOptions &o) {
   app->add_flag("--stats", o.stats, "Print ops, parameters and bytes to stderr");
 }
 
-CommandRegistration reg("gen", "Generate a benchmark training step (mlp, gpt, gnn) as StableHLO", [](CLI::App &app) {
+CommandRegistration reg("gen", "Generate a benchmark training step (mlp, gpt, gnn, t5, unet) as StableHLO", [](CLI::App &app) {
   auto o = std::make_shared<GenOptions>();
   auto which = std::make_shared<std::string>();
   app.require_subcommand(1);
@@ -106,9 +111,73 @@ CommandRegistration reg("gen", "Generate a benchmark training step (mlp, gpt, gn
   gnn->add_option("--dtype", o->gnn.dtype, "Float type")->check(CLI::IsMember({"f32", "bf16", "f16"}));
   gnn->callback([which] { *which = "gnn"; });
 
-  return [o, which, gpt]() -> int {
+  CLI::App *t5 = app.add_subcommand("t5", "T5-style encoder-decoder: self- and cross-attention, ReLU MLP, RMSNorm, Adam");
+  commonOptions(t5, *o);
+  std::string t5Presets;
+  for (const std::string &p : gen::t5PresetNames()) t5Presets += (t5Presets.empty() ? "" : ", ") + p;
+  t5->add_option("--preset", o->preset, "T5 size: " + t5Presets + " (other options override it)");
+  t5->add_option("--layers", o->t5Layers, "Encoder and decoder layers")->check(CLI::PositiveNumber);
+  t5->add_option("--encoder-layers", o->t5.encoderLayers, "Encoder layers")->check(CLI::PositiveNumber);
+  t5->add_option("--decoder-layers", o->t5.decoderLayers, "Decoder layers")->check(CLI::PositiveNumber);
+  t5->add_option("--d-model", o->t5.dModel, "Model width")->check(CLI::PositiveNumber);
+  t5->add_option("--heads", o->t5.heads, "Attention heads")->check(CLI::PositiveNumber);
+  t5->add_option("--head-dim", o->t5.headDim, "Width of a head (d_kv)")->check(CLI::PositiveNumber);
+  t5->add_option("--ffn", o->t5.ffn, "MLP hidden width (d_ff)")->check(CLI::PositiveNumber);
+  t5->add_option("--enc-seq", o->t5.encSeq, "Input sequence length")->check(CLI::PositiveNumber);
+  t5->add_option("--dec-seq", o->t5.decSeq, "Target sequence length")->check(CLI::PositiveNumber);
+  t5->add_option("--batch", o->t5.batch, "Sequence pairs per step")->check(CLI::PositiveNumber);
+  t5->add_option("--vocab", o->t5.vocab, "Vocabulary size")->check(CLI::PositiveNumber);
+  t5->add_option("--dtype", o->t5.dtype, "Float type")->check(CLI::IsMember({"f32", "bf16", "f16"}));
+  t5->callback([which] { *which = "t5"; });
+
+  CLI::App *unet = app.add_subcommand("unet", "U-Net: conv encoder/decoder with skip connections, MSE, Adam");
+  commonOptions(unet, *o);
+  unet->add_option("--batch", o->unet.batch, "Images per step")->check(CLI::PositiveNumber);
+  unet->add_option("--height", o->unet.height, "Image height")->check(CLI::PositiveNumber);
+  unet->add_option("--width", o->unet.width, "Image width")->check(CLI::PositiveNumber);
+  unet->add_option("--channels", o->unet.channels, "Image channels")->check(CLI::PositiveNumber);
+  unet->add_option("--base-width", o->unet.baseWidth, "Channels of the first level (doubled per level)")
+      ->check(CLI::PositiveNumber);
+  unet->add_option("--levels", o->unet.levels, "Down/up-sampling levels")->check(CLI::PositiveNumber);
+  unet->add_option("--dtype", o->unet.dtype, "Float type")->check(CLI::IsMember({"f32", "bf16", "f16"}));
+  unet->callback([which] { *which = "unet"; });
+
+  return [o, which, gpt, t5]() -> int {
     if (*which == "mlp") return run(*o, "mlp", [&] { return gen::generateMlp(o->mlp); });
     if (*which == "gnn") return run(*o, "gnn", [&] { return gen::generateGnn(o->gnn); });
+    if (*which == "unet") return run(*o, "unet", [&] { return gen::generateUnet(o->unet); });
+    if (*which == "t5") {
+      gen::T5Config c = o->t5;
+      if (!o->preset.empty()) {
+        std::optional<gen::T5Config> p = gen::t5Preset(o->preset);
+        if (!p) {
+          std::cerr << "autopart gen t5: error: unknown preset '" << o->preset << "'\n";
+          return 1;
+        }
+        auto keep = [&](const char *flag, int64_t &field, int64_t given) {
+          if (t5->count(flag)) field = given;
+        };
+        gen::T5Config given = c;
+        c = *p;
+        c.dtype = given.dtype;
+        keep("--encoder-layers", c.encoderLayers, given.encoderLayers);
+        keep("--decoder-layers", c.decoderLayers, given.decoderLayers);
+        keep("--d-model", c.dModel, given.dModel);
+        keep("--heads", c.heads, given.heads);
+        keep("--head-dim", c.headDim, given.headDim);
+        keep("--ffn", c.ffn, given.ffn);
+        keep("--enc-seq", c.encSeq, given.encSeq);
+        keep("--dec-seq", c.decSeq, given.decSeq);
+        keep("--batch", c.batch, given.batch);
+        keep("--vocab", c.vocab, given.vocab);
+      }
+      // --layers sets both stacks unless one is given on its own.
+      if (o->t5Layers) {
+        if (!t5->count("--encoder-layers")) c.encoderLayers = o->t5Layers;
+        if (!t5->count("--decoder-layers")) c.decoderLayers = o->t5Layers;
+      }
+      return run(*o, "t5", [&] { return gen::generateT5(c); });
+    }
     gen::GptConfig c = o->gpt;
     if (!o->preset.empty()) {
       std::optional<gen::GptConfig> p = gen::gptPreset(o->preset);

@@ -3,6 +3,8 @@
 // through the named-dimension analysis; bad sizes are errors, not programs.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "analysis/NamedDimensions.h"
 #include "gen/Models.h"
 #include "ir/Parser.h"
@@ -122,6 +124,155 @@ TEST(Gen, GnnGathersAndScattersOverEdges) {
   EXPECT_EQ(roles[ArgRole::Data], 4);
   NamedDimensions names = analyzeNamedDimensions(*m);
   EXPECT_FALSE(names.names.empty());
+}
+
+int countOps(const Module &m, const char *name) {
+  int n = 0;
+  for (OpId op = 0; op < m.ops.size(); ++op) n += m.isa(op, name);
+  return n;
+}
+
+// Lines of the generated text that contain every one of `parts`.
+int countLines(const std::string &text, std::initializer_list<const char *> parts) {
+  int n = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    bool all = true;
+    for (const char *p : parts) all = all && line.find(p) != std::string::npos;
+    n += all;
+  }
+  return n;
+}
+
+TEST(Gen, T5HasEncoderDecoderCrossAttentionAndParameterCount) {
+  gen::T5Config c;
+  c.encoderLayers = 2;
+  c.decoderLayers = 1;
+  c.dModel = 32;
+  c.heads = 4;
+  c.headDim = 4;  // heads x head_dim (16) differs from d_model
+  c.ffn = 64;
+  c.encSeq = 16;
+  c.decSeq = 8;
+  c.batch = 2;
+  c.vocab = 50;
+  c.dtype = "f32";
+  gen::GenResult r = gen::generateT5(c);
+  // Embedding; per encoder layer two RMSNorm scales, q/k/v/o, the MLP
+  // without biases; per decoder layer three scales, self- and
+  // cross-attention, the MLP; a final scale per stack.
+  const int64_t M = 32, HD = 16, F = 64, V = 50;
+  int64_t encoderLayer = 2 * M + 4 * M * HD + 2 * M * F;
+  int64_t decoderLayer = 3 * M + 8 * M * HD + 2 * M * F;
+  EXPECT_EQ(r.numParams, V * M + 2 * encoderLayer + M + 1 * decoderLayer + M);
+  auto m = parseGenerated(r);
+  ASSERT_TRUE(m);
+  std::map<ArgRole, int> roles = countRoles(*m);
+  const int params = 1 + 2 * 8 + 1 + 1 * 13 + 1;
+  EXPECT_EQ(roles[ArgRole::Parameter], params);
+  EXPECT_EQ(roles[ArgRole::OptimizerState], 2 * params);
+  EXPECT_EQ(roles[ArgRole::Data], 2);
+  // Two lookups into the shared embedding (inputs, shifted targets) and
+  // their two scatter-add gradients.
+  EXPECT_EQ(countOps(*m, "stablehlo.gather"), 2);
+  EXPECT_EQ(countOps(*m, "stablehlo.scatter"), 2);
+  // Cross-attention scores [B, H, decSeq, encSeq]: forward and the
+  // gradient of the probabilities, per decoder layer.
+  EXPECT_EQ(countLines(r.text, {"stablehlo.dot_general", "-> tensor<2x4x8x16xf32>"}), 2);
+  // Encoder self-attention [B, H, 16, 16] in 2 layers, decoder [B, H, 8, 8] in 1.
+  EXPECT_EQ(countLines(r.text, {"stablehlo.dot_general", "-> tensor<2x4x16x16xf32>"}), 2 * 2);
+  EXPECT_EQ(countLines(r.text, {"stablehlo.dot_general", "-> tensor<2x4x8x8xf32>"}), 2);
+  // The decoder reads the targets shifted right by one.
+  EXPECT_EQ(countLines(r.text, {"stablehlo.slice", "[0:2, 0:7]"}), 1);
+  NamedDimensions names = analyzeNamedDimensions(*m);
+  EXPECT_FALSE(names.conflicts.empty());
+}
+
+TEST(Gen, T5PresetsHaveThePaperSizes) {
+  std::optional<gen::T5Config> small = gen::t5Preset("t5-small");
+  ASSERT_TRUE(small);
+  EXPECT_EQ(small->encoderLayers, 6);
+  EXPECT_EQ(small->decoderLayers, 6);
+  EXPECT_EQ(small->encSeq, 512);
+  EXPECT_EQ(small->decSeq, 128);
+  EXPECT_EQ(small->batch, 128);
+  gen::GenResult r = gen::generateT5(*small);
+  // 60,506,112: the released t5-small's 60.5M less its two 32 x 8
+  // relative position bias tables.
+  const int64_t M = 512, F = 2048, V = 32128;
+  EXPECT_EQ(r.numParams, V * M + 6 * (2 * M + 4 * M * M + 2 * M * F) + 6 * (3 * M + 8 * M * M + 2 * M * F) + 2 * M);
+  EXPECT_NEAR(double(r.numParams), 60.5e6, 0.05e6);
+  std::optional<gen::T5Config> base = gen::t5Preset("t5-base"), large = gen::t5Preset("t5-large");
+  ASSERT_TRUE(base && large);
+  EXPECT_EQ(base->dModel, 768);
+  EXPECT_EQ(large->encoderLayers, 24);
+  for (const std::string &name : gen::t5PresetNames()) EXPECT_TRUE(gen::t5Preset(name)) << name;
+  EXPECT_FALSE(gen::t5Preset("t5-xxl"));
+}
+
+TEST(Gen, UnetConvolutionsAndTheirGradients) {
+  gen::UnetConfig c;
+  c.batch = 2;
+  c.height = 16;
+  c.width = 8;
+  c.channels = 3;
+  c.baseWidth = 4;
+  c.levels = 2;
+  gen::GenResult r = gen::generateUnet(c);
+  auto conv = [](int64_t k, int64_t in, int64_t out) { return k * k * in * out + out; };
+  int64_t expected = conv(3, 3, 4) + conv(3, 4, 4) + conv(3, 4, 4)   // encoder 0 (and its downsampling)
+                     + conv(3, 4, 8) + conv(3, 8, 8) + conv(3, 8, 8)  // encoder 1
+                     + conv(3, 8, 16) + conv(3, 16, 16)               // bottleneck
+                     + conv(3, 16 + 8, 8) + conv(3, 8, 8)             // decoder at level 1, skip concatenated
+                     + conv(3, 8 + 4, 4) + conv(3, 4, 4)              // decoder at level 0
+                     + conv(1, 4, 3);                                 // output
+  EXPECT_EQ(r.numParams, expected);
+  auto m = parseGenerated(r);
+  ASSERT_TRUE(m);
+  std::map<ArgRole, int> roles = countRoles(*m);
+  EXPECT_EQ(roles[ArgRole::Parameter], 2 * 13);
+  EXPECT_EQ(roles[ArgRole::OptimizerState], 4 * 13);
+  EXPECT_EQ(roles[ArgRole::Data], 2);
+  // 13 forward convolutions, a kernel gradient for each, an input gradient
+  // (of the reversed kernel) for all but the first, whose input is data.
+  EXPECT_EQ(countOps(*m, "stablehlo.convolution"), 13 + 13 + 12);
+  EXPECT_EQ(countOps(*m, "stablehlo.reverse"), 12);
+  EXPECT_EQ(countLines(r.text, {"[f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]"}), 13);
+  EXPECT_EQ(countLines(r.text, {"[b, 0, 1, f]x[0, 1, o, i]->[b, 0, 1, f]"}), 12);
+  // The stride-2 downsamplings: forward, kernel gradient (the output
+  // gradient dilated), input gradient (dilated, padded [1, 2]).
+  EXPECT_EQ(countLines(r.text, {"stablehlo.convolution", "stride = [2, 2]"}), 2);
+  EXPECT_EQ(countLines(r.text, {"stablehlo.convolution", "pad = [[1, 0], [1, 0]], rhs_dilate = [2, 2]"}), 2);
+  EXPECT_EQ(countLines(r.text, {"stablehlo.convolution", "pad = [[1, 2], [1, 2]], lhs_dilate = [2, 2]"}), 2);
+  // The first level's kernel gradient: image [2,16,8,3] with the output
+  // gradient [2,16,8,4] gives [3,3,3,4].
+  EXPECT_EQ(countLines(r.text, {"(tensor<2x16x8x3xf32>, tensor<2x16x8x4xf32>) -> tensor<3x3x3x4xf32>"}), 1);
+  // Skips concatenated on channels, split again in the backward pass.
+  EXPECT_EQ(countOps(*m, "stablehlo.concatenate"), 2);
+  EXPECT_EQ(countOps(*m, "stablehlo.slice"), 4);
+  NamedDimensions names = analyzeNamedDimensions(*m);
+  EXPECT_FALSE(names.names.empty());
+}
+
+TEST(Gen, ConvolutionShapesAreChecked) {
+  gen::StablehloEmitter e("f32");
+  gen::Tensor x = e.arg({2, 8, 8, 3}, "x"), w = e.arg({3, 3, 4, 5}, "w");
+  EXPECT_THROW(e.conv2d(x, w), gen::GenError);  // 3 input features vs 4
+  gen::ConvSpec bad;
+  bad.lhs = "b01x";
+  gen::Tensor k = e.arg({3, 3, 3, 5}, "k");
+  EXPECT_THROW(e.convolution(x, k, bad), gen::GenError);
+  gen::ConvSpec big;
+  gen::Tensor k9 = e.arg({9, 9, 3, 5}, "k9");
+  EXPECT_THROW(e.convolution(x, k9, big), gen::GenError);  // window larger than the unpadded input
+  EXPECT_EQ(e.convolution(x, k, gen::ConvSpec{}).shape, (gen::Shape{2, 6, 6, 5}));
+  EXPECT_THROW(e.slice(x, {0, 0, 0, 0}, {2, 9, 8, 3}), gen::GenError);
+  gen::UnetConfig u;
+  u.height = 60;  // not divisible by 2^3
+  EXPECT_THROW(gen::generateUnet(u), gen::GenError);
+  gen::T5Config t;
+  t.decSeq = 0;
+  EXPECT_THROW(gen::generateT5(t), gen::GenError);
 }
 
 TEST(Gen, InconsistentSizesAreErrors) {
