@@ -27,12 +27,14 @@ const OpSyntax *lookupOpSyntax(std::string_view opName);
 bool parseTerminator(Parser &p, OpState &st);
 void printTerminator(AsmPrinter &p, OpId op);
 
-// Registration tables, one per dialect file.
+// Registration tables, one per syntax file.
 struct OpSyntaxEntry {
   std::string_view name;
   OpSyntax syntax;
 };
 std::span<const OpSyntaxEntry> stablehloSyntaxTable();
+std::span<const OpSyntaxEntry> stablehloContractionSyntaxTable();
+std::span<const OpSyntaxEntry> stablehloRegionSyntaxTable();
 std::span<const OpSyntaxEntry> sdySyntaxTable();
 std::span<const OpSyntaxEntry> builtinSyntaxTable();
 

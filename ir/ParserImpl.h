@@ -1,5 +1,8 @@
-// Internal: the recursive-descent parser shared by the generic grammar
-// (ir/Parser.cpp) and the custom op forms (ir/*Syntax.cpp). It reads
+// Internal: the recursive-descent parser shared by the generic grammar and
+// the custom op forms (ir/*Syntax.cpp). Its members are defined by concept:
+// lexing in ir/Lexer.cpp, types in ir/TypeParser.cpp, attributes in
+// ir/AttributeParser.cpp and ir/ShardingParser.cpp, values, ops, regions and
+// modules in ir/Parser.cpp. It reads
 // characters directly (no token stream): MLIR's grammar is context-dependent
 // (`4x8xf32` inside a type, `[0:4:2]` in a slice), and one pass over the bytes
 // is what makes parsing fast.
@@ -116,6 +119,10 @@ public:
   }
 
 private:
+  // Deeper types, attributes or ops are rejected instead of overflowing the
+  // stack on adversarial input.
+  static constexpr int kMaxNesting = 512;
+
   bool parseModuleBody(OpId moduleOp, bool braced);
   bool parseNestedModules();
   bool parseBlockBody(BlockId block);
