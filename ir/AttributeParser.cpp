@@ -301,6 +301,23 @@ bool Parser::parseAttr(AttrId &a, TypeId expectedType) {
   return failAt(s, "expected attribute value, found " + describeChar(c));
 }
 
+bool Parser::parseOpAttrDict(OpState &st, std::string_view keyword) {
+  skipWs();
+  st.dictBegin = offset();
+  st.dictEnd = kNone;
+  st.dictKeyword = !keyword.empty();
+  if (!keyword.empty()) {
+    if (!consumeKeyword(keyword)) return true;
+    skipWs();
+    st.dictBegin = offset();
+  } else if (peek() != '{') {
+    return true;
+  }
+  if (!parseAttrDict(st.attrs)) return false;
+  st.dictEnd = offset();
+  return true;
+}
+
 bool Parser::parseAttrDict(std::vector<NamedAttr> &attrs) {
   if (!expect('{')) return false;
   if (consumeIf('}')) return true;

@@ -29,6 +29,17 @@ bool parseFunc(Parser &p, OpState &st) {
   std::vector<AttrId> argDicts, resDicts;
   bool anyArgAttr = false, anyResAttr = false;
   AttrId emptyDict = m.attrs.dict({});
+  SignatureSpans &spans = st.signature;
+  spans.func = 0;  // set to the op once created
+  // Where an argument's or result's dictionary is, or would be inserted.
+  auto dictSpan = [&](SignatureSpans::Entry &e, std::vector<NamedAttr> &attrs) {
+    p.skipWs();
+    e.dictBegin = p.offset();
+    if (p.peek() != '{') return true;
+    if (!p.parseAttrDict(attrs)) return false;
+    e.dictEnd = p.offset();
+    return true;
+  };
   if (!p.expect('(')) return false;
   if (!p.consumeIf(')')) {
     do {
@@ -38,7 +49,7 @@ bool parseFunc(Parser &p, OpState &st) {
       }
       if (!p.parseType(a.type)) return false;
       std::vector<NamedAttr> attrs;
-      if (!p.parseOptionalAttrDict(attrs)) return false;
+      if (!dictSpan(spans.args.emplace_back(), attrs)) return false;
       std::vector<std::pair<NameId, AttrId>> kv;
       for (const NamedAttr &na : attrs) kv.push_back({na.name, na.value});
       AttrId d = kv.empty() ? emptyDict : m.attrs.dict(std::move(kv));
@@ -55,9 +66,13 @@ bool parseFunc(Parser &p, OpState &st) {
     // opens the body.
     auto parseResult = [&](bool allowAttrs) {
       TypeId t;
+      SignatureSpans::Entry &e = spans.results.emplace_back();
+      p.skipWs();
+      e.typeBegin = p.offset();
       if (!p.parseType(t)) return false;
+      e.typeEnd = p.offset();
       std::vector<NamedAttr> attrs;
-      if (allowAttrs && !p.parseOptionalAttrDict(attrs)) return false;
+      if (allowAttrs && !dictSpan(e, attrs)) return false;
       std::vector<std::pair<NameId, AttrId>> kv;
       for (const NamedAttr &na : attrs) kv.push_back({na.name, na.value});
       AttrId d = kv.empty() ? emptyDict : m.attrs.dict(std::move(kv));
@@ -79,10 +94,14 @@ bool parseFunc(Parser &p, OpState &st) {
         p.setPos(save);
         outTypes.clear();
         resDicts.clear();
+        spans.results.clear();
         if (!parseResult(false)) return false;
+        spans.bareResult = true;
       }
     } else if (!parseResult(false)) {
       return false;
+    } else {
+      spans.bareResult = true;
     }
   }
   p.addAttr(st, "function_type", m.attrs.typeAttr(m.types.function(inTypes, outTypes)));
@@ -188,7 +207,7 @@ bool parseCall(Parser &p, OpState &st) {
   if (!p.consumeIf(')')) {
     if (!p.parseValueUseList(st.operands) || !p.expect(')')) return false;
   }
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 

@@ -48,6 +48,25 @@ struct Operation {
   BlockId parent = kNone;
   uint32_t srcOffset = 0;  // byte offset of the op in the source, diagnostics
   AttrId loc = kNoAttr;    // trailing `loc(...)` as written, if any
+  // Where the op's text ends and where its attribute dictionary is (or would
+  // be inserted: dictEnd == kNone), for output that keeps the input's text
+  // (lower/PreserveText.h). kNone: not parsed from text.
+  uint32_t srcEnd = kNone;
+  uint32_t dictBegin = kNone, dictEnd = kNone;
+  bool dictKeyword = false;  // a new dictionary needs `attributes ` first
+};
+
+// Where a parsed function's argument and result attribute dictionaries are
+// in the source (or would be inserted), like Operation::dictBegin.
+struct SignatureSpans {
+  struct Entry {
+    uint32_t dictBegin = kNone, dictEnd = kNone;
+    uint32_t typeBegin = kNone, typeEnd = kNone;
+  };
+  OpId func = kNone;
+  std::vector<Entry> args, results;
+  // `-> t` without parentheses: a result dictionary needs `(t {...})`.
+  bool bareResult = false;
 };
 
 struct ValueInfo {
@@ -100,6 +119,10 @@ public:
   // Attribute alias definitions from the top of the file (`#loc3 = loc(...)`),
   // printed back before the module when locations are printed.
   std::vector<std::pair<std::string, std::string>> aliasDefs;
+  // Offset just past the `{` opening the top module's body (kNone: the
+  // input had no `module`), and every parsed function's signature spans.
+  uint32_t moduleBodyBegin = kNone;
+  std::vector<SignatureSpans> signatures;
 
   // --- Ops -----------------------------------------------------------------
   std::string_view opName(OpId op) const { return names.str(ops[op].name); }

@@ -17,7 +17,7 @@ const OpSyntax *lookupOpSyntax(std::string_view opName) {
 }
 
 bool parseTerminator(Parser &p, OpState &st) {
-  if (!p.parseOptionalAttrDict(st.attrs) || !p.parseValueUseList(st.operands)) return false;
+  if (!p.parseOpAttrDict(st) || !p.parseValueUseList(st.operands)) return false;
   if (st.operands.empty()) return true;
   std::vector<TypeId> ts;
   if (!p.expect(':') || !p.parseTypeList(ts)) return false;

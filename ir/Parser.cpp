@@ -163,7 +163,7 @@ bool Parser::parseGenericOpBody(OpState &st) {
     } while (consumeIf(','));
     if (!expect(')')) return false;
   }
-  if (!parseOptionalAttrDict(st.attrs)) return false;
+  if (!parseOpAttrDict(st)) return false;
   if (!expect(':')) return false;
   std::vector<TypeId> ins, outs;
   const char *s = (skipWs(), p_);
@@ -343,6 +343,14 @@ bool Parser::parseOperation(BlockId block) {
   m.attachRegions(op, st.regions);
   m.ops[op].srcOffset = uint32_t(nameStart - begin_);
   m.ops[op].loc = loc;
+  m.ops[op].srcEnd = offset();
+  m.ops[op].dictBegin = st.dictBegin;
+  m.ops[op].dictEnd = st.dictEnd;
+  m.ops[op].dictKeyword = st.dictKeyword;
+  if (st.signature.func != kNone) {
+    st.signature.func = op;
+    m.signatures.push_back(std::move(st.signature));
+  }
   m.insertOp(block, op);
   uint32_t next = 0;
   for (auto &[name, n] : resultNames) {
@@ -495,6 +503,7 @@ bool Parser::parseTopLevel() {
         for (const NamedAttr &a : attrs) m.setAttr(m.top, m.names.str(a.name), a.value);
       }
       if (!expect('{')) return false;
+      m.moduleBodyBegin = offset();
       if (!parseModuleBody(m.top, true)) return false;
       AttrId loc = kNoAttr;
       if (!parseOptionalLoc(loc)) return false;
@@ -512,6 +521,7 @@ bool Parser::parseNestedModules() {
   // The module parsed so far becomes the first nested one.
   OpId first = m.top;
   m.top = m.createOp("builtin.module", {}, {}, {}, 1);
+  m.moduleBodyBegin = kNone;  // the implicit top has no text of its own
   BlockId block = m.createBlock(m.region(m.top, 0));
   m.insertOp(block, first);
   p_ -= 6;  // back to `module`

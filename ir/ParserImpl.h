@@ -27,6 +27,10 @@ struct OpState {
   std::vector<RegionId> regions;
   // Number of results named before `=` (custom forms of unknown ops use it).
   uint32_t declaredResults = 0;
+  // Source spans (see Operation::dictBegin, SignatureSpans).
+  uint32_t dictBegin = kNone, dictEnd = kNone;
+  bool dictKeyword = false;
+  SignatureSpans signature;
   // Block arguments to define in a region's entry block: (name, type, loc).
   struct Arg {
     std::string_view name;
@@ -90,6 +94,9 @@ public:
   bool parseOptionalAttrDict(std::vector<NamedAttr> &attrs) {
     return peek() == '{' ? parseAttrDict(attrs) : true;
   }
+  // An op's own attribute dictionary where its syntax allows one (`{...}`,
+  // or after `keyword` when given), recording where it is or would go.
+  bool parseOpAttrDict(OpState &st, std::string_view keyword = {});
   bool parseOptionalLoc(AttrId &loc);
   bool parseSharding(TensorSharding &s);  // `<@mesh, [...]>` (no #sdy.sharding)
   bool parseMesh(Mesh &m);                // `<["a"=2], device_ids=[...]>`

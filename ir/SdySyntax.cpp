@@ -55,7 +55,7 @@ void printShardingList(AsmPrinter &p, AttrId a) {
 
 // A single trailing type standing for operand and result.
 bool parseTrailingType(Parser &p, OpState &st) {
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   TypeId t;
   if (!p.expect(':') || !p.parseType(t)) return false;
   st.resultTypes.push_back(t);
@@ -82,7 +82,7 @@ bool parseMeshOp(Parser &p, OpState &st) {
   p.consumeStr("#sdy.mesh");
   if (!p.parseMesh(mesh)) return false;
   p.addAttr(st, "mesh", p.m.attrs.mesh(std::move(mesh)));
-  return p.parseOptionalAttrDict(st.attrs);
+  return p.parseOpAttrDict(st);
 }
 
 void printMeshOp(AsmPrinter &p, OpId op) {
@@ -127,7 +127,7 @@ bool parseShardingGroup(Parser &p, OpState &st) {
     std::string_view t = p.parseBareId();
     p.addAttr(st, "group_type", p.m.attrs.opaque("#sdy<sharding_group_type " + std::string(t) + ">"));
   }
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   TypeId t;
   return p.expect(':') && p.parseType(t);
 }
@@ -194,7 +194,7 @@ void printDataFlowEdge(AsmPrinter &p, OpId op) {
 // --- constant ------------------------------------------------------------------------------
 
 bool parseSdyConstant(Parser &p, OpState &st) {
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   AttrId value;
   if (!p.parseAttr(value)) return false;
   TypeId t = p.m.attrs.get(value).type;
@@ -295,7 +295,7 @@ bool parseManualComputation(Parser &p, OpState &st) {
   RegionId r;
   if (!p.parseRegion(r, args)) return false;
   st.regions.push_back(r);
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
@@ -350,7 +350,7 @@ bool parseNamedComputation(Parser &p, OpState &st) {
   RegionId r;
   if (!p.parseRegion(r, args)) return false;
   st.regions.push_back(r);
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 

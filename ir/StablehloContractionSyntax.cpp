@@ -49,7 +49,7 @@ bool parseDot(Parser &p, OpState &st) {
   if (p.consumeIf(',')) {
     if (!p.expectKeyword("precision") || !parsePrecision(p, st)) return false;
   }
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
@@ -106,7 +106,7 @@ bool parseDotGeneral(Parser &p, OpState &st) {
   add("lhs_contracting_dimensions", lc);
   add("rhs_contracting_dimensions", rc);
   p.addAttr(st, "dot_dimension_numbers", m.attrs.dialectStruct("stablehlo.dot", std::move(dn)));
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
@@ -221,7 +221,7 @@ bool parseConvolution(Parser &p, OpState &st) {
     } while (p.consumeIf(','));
     if (!p.expect('}')) return false;
   }
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 

@@ -32,7 +32,7 @@ bool parseCustomCall(Parser &p, OpState &st) {
   if (!p.consumeIf(')')) {
     if (!p.parseValueUseList(st.operands) || !p.expect(')')) return false;
   }
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
@@ -58,7 +58,7 @@ bool parseComposite(Parser &p, OpState &st) {
   std::string_view name;
   if (!p.parseStringLiteral(name)) return false;
   p.addAttr(st, "name", p.m.attrs.string(name));
-  if (!p.parseValueUseList(st.operands) || !p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseValueUseList(st.operands) || !p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
@@ -95,9 +95,7 @@ bool parseWhile(Parser &p, OpState &st) {
     for (size_t i = 0; i < ts.size(); ++i) args[i].type = ts[i];
     st.resultTypes = ts;
   }
-  if (p.consumeKeyword("attributes")) {
-    if (!p.parseAttrDict(st.attrs)) return false;
-  }
+  if (!p.parseOpAttrDict(st, "attributes")) return false;
   RegionId cond, body;
   if (!p.expectKeyword("cond") || !p.parseRegion(cond, args)) return false;
   if (!p.expectKeyword("do") || !p.parseRegion(body, args)) return false;
@@ -165,7 +163,7 @@ bool parseReduce(Parser &p, OpState &st) {
   std::vector<int64_t> dims;
   if (!p.parseIntList(dims)) return false;
   p.addAttr(st, "dimensions", i64Array(m, dims));
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   if (!p.expect(':') || !p.parseFunctionalResultType(st)) return false;
   if (!reducer.empty()) {
     RegionId r = m.createRegion();

@@ -27,7 +27,7 @@ namespace {
 
 bool parseSoart(Parser &p, OpState &st) {
   if (!p.parseValueUseList(st.operands)) return false;
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.parseSameOperandsAndResultType(st);
 }
 
@@ -43,7 +43,7 @@ void printSoart(AsmPrinter &p, OpId op) {
 
 bool parseFunctional(Parser &p, OpState &st) {
   if (!p.parseValueUseList(st.operands)) return false;
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
@@ -61,7 +61,7 @@ template <const char *kAttr, bool kSame>
 bool parseDimsOp(Parser &p, OpState &st) {
   if (!p.parseValueUseList(st.operands) || !p.expect(',')) return false;
   if (!parseKeywordIntList(p, st, "dims", kAttr)) return false;
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   if (kSame) return p.parseSameOperandsAndResultType(st);
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
@@ -91,10 +91,10 @@ bool parseConstant(Parser &p, OpState &st) {
     if (p.consumeStr("<")) {
       if (!p.parseAttrDict(st.attrs) || !p.expect('>')) return false;
     }
-    if (!p.parseOptionalAttrDict(st.attrs)) return false;
+    if (!p.parseOpAttrDict(st)) return false;
     return p.expect(':') && p.parseFunctionalResultType(st);
   }
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   AttrId value;
   if (!p.parseAttr(value)) return false;
   const AttrStorage &a = p.m.attrs.get(value);
@@ -133,7 +133,7 @@ bool parseIota(Parser &p, OpState &st) {
   int64_t dim;
   if (!p.expectKeyword("dim") || !p.expect('=') || !p.parseInt(dim)) return false;
   p.addAttr(st, "iota_dimension", p.m.attrs.integer(dim, i64Type(p.m)));
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   TypeId t;
   if (!p.expect(':') || !p.parseType(t)) return false;
   st.resultTypes.push_back(t);
@@ -150,7 +150,7 @@ void printIota(AsmPrinter &p, OpId op) {
 
 bool parseNullaryTyped(Parser &p, OpState &st) {
   if (!p.parseValueUseList(st.operands)) return false;
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   TypeId t;
   if (!p.expect(':') || !p.parseType(t)) return false;
   st.resultTypes.push_back(t);
@@ -168,7 +168,7 @@ void printNullaryTyped(AsmPrinter &p, OpId op) {
 // --- select: `: pred_type, result_type` -------------------------------------------------------
 
 bool parseSelect(Parser &p, OpState &st) {
-  if (!p.parseValueUseList(st.operands) || !p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseValueUseList(st.operands) || !p.parseOpAttrDict(st)) return false;
   if (!p.expect(':')) return false;
   if (p.peek() == '(') return p.parseFunctionalResultType(st);
   std::vector<TypeId> ts;
@@ -197,7 +197,7 @@ void printSelect(AsmPrinter &p, OpId op) {
 // --- optimization_barrier: `attr-dict %a, %b : t1, t2` ------------------------------------------
 
 bool parseOptBarrier(Parser &p, OpState &st) {
-  if (!p.parseOptionalAttrDict(st.attrs) || !p.parseValueUseList(st.operands)) return false;
+  if (!p.parseOpAttrDict(st) || !p.parseValueUseList(st.operands)) return false;
   if (st.operands.empty()) return true;
   if (!p.expect(':')) return false;
   if (p.peek() == '(') return p.parseFunctionalResultType(st);
@@ -225,7 +225,7 @@ bool parseCompare(Parser &p, OpState &st) {
     if (!parseEnumWord(p, type)) return false;
     p.addAttr(st, "compare_type", enumAttr(p.m, "comparison_type", type));
   }
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
@@ -263,7 +263,7 @@ bool parseSlice(Parser &p, OpState &st) {
   p.addAttr(st, "start_indices", i64Array(p.m, start));
   p.addAttr(st, "limit_indices", i64Array(p.m, limit));
   p.addAttr(st, "strides", i64Array(p.m, stride));
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
@@ -292,7 +292,7 @@ bool parseConcatenate(Parser &p, OpState &st) {
   int64_t dim;
   if (!p.expectKeyword("dim") || !p.expect('=') || !p.parseInt(dim)) return false;
   p.addAttr(st, "dimension", p.m.attrs.integer(dim, i64Type(p.m)));
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
@@ -308,7 +308,7 @@ void printConcatenate(AsmPrinter &p, OpId op) {
 bool parseDynamicSlice(Parser &p, OpState &st) {
   if (!p.parseValueUseList(st.operands) || !p.expect(',')) return false;
   if (!parseKeywordIntList(p, st, "sizes", "slice_sizes")) return false;
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
@@ -327,7 +327,7 @@ bool parsePad(Parser &p, OpState &st) {
       !parseKeywordIntList(p, st, "high", "edge_padding_high") || !p.expect(',') ||
       !parseKeywordIntList(p, st, "interior", "interior_padding"))
     return false;
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
@@ -349,7 +349,7 @@ bool parseFft(Parser &p, OpState &st) {
     return false;
   p.addAttr(st, "fft_type", enumAttr(p.m, "fft_type", type));
   if (!parseKeywordIntList(p, st, "length", "fft_length")) return false;
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
@@ -371,7 +371,7 @@ bool parseCholesky(Parser &p, OpState &st) {
     if (!p.expectKeyword("lower") || !p.expect('=') || !p.parseAttr(lower)) return false;
     p.addAttr(st, "lower", lower);
   }
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
@@ -392,7 +392,7 @@ bool parseGetTupleElement(Parser &p, OpState &st) {
   int64_t index;
   if (!p.expect('[') || !p.parseInt(index) || !p.expect(']')) return false;
   p.addAttr(st, "index", p.m.attrs.integer(index, p.m.types.scalar("i32")));
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
@@ -410,7 +410,7 @@ bool parseGetDimensionSize(Parser &p, OpState &st) {
   int64_t dim;
   if (!p.expectKeyword("dim") || !p.expect('=') || !p.parseInt(dim)) return false;
   p.addAttr(st, "dimension", p.m.attrs.integer(dim, i64Type(p.m)));
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
@@ -428,7 +428,7 @@ bool parseRngBitGenerator(Parser &p, OpState &st) {
   std::string_view alg;
   if (!p.expectKeyword("algorithm") || !p.expect('=') || !parseEnumWord(p, alg)) return false;
   p.addAttr(st, "rng_algorithm", enumAttr(p.m, "rng_algorithm", alg));
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
@@ -454,7 +454,7 @@ bool parseReducePrecision(Parser &p, OpState &st) {
   TypeId i32 = p.m.types.scalar("i32");
   p.addAttr(st, "exponent_bits", p.m.attrs.integer(e, i32));
   p.addAttr(st, "mantissa_bits", p.m.attrs.integer(mant, i32));
-  if (!p.parseOptionalAttrDict(st.attrs)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
   return p.parseSameOperandsAndResultType(st);
 }
 
