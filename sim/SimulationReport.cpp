@@ -4,20 +4,12 @@
 #include <iomanip>
 #include <sstream>
 
+#include "ir/Format.h"
 #include "sim/CollectiveCost.h"
 #include "sim/Memory.h"
 
 namespace autopart {
 namespace {
-
-std::string seconds(double s) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(3);
-  if (s >= 1) o << s << " s";
-  else if (s >= 1e-3) o << s * 1e3 << " ms";
-  else o << s * 1e6 << " us";
-  return o.str();
-}
 
 std::string bytes(double b) {
   const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -122,9 +114,9 @@ std::string formatSimulationReport(const nlohmann::json &j) {
   o << "device " << j.value("device", std::string()) << ", " << j.value("devices", int64_t(1)) << " devices";
   if (j.contains("mesh")) o << " " << j["mesh"].get<std::string>();
   o << "\n";
-  o << "step time      " << seconds(j["step_seconds"].get<double>()) << "  (compute "
-    << seconds(j["compute_seconds"].get<double>()) << ", communication "
-    << seconds(j["communication_seconds"].get<double>()) << ")\n";
+  o << "step time      " << formatSeconds(j["step_seconds"].get<double>()) << "  (compute "
+    << formatSeconds(j["compute_seconds"].get<double>()) << ", communication "
+    << formatSeconds(j["communication_seconds"].get<double>()) << ")\n";
   o << "FLOPs          " << j["global_flops"].get<double>() << " total, " << j["local_flops"].get<double>()
     << " per device\n";
   o << "roofline       " << std::fixed << std::setprecision(3) << j["roofline_fraction"].get<double>() << "\n";
@@ -134,11 +126,11 @@ std::string formatSimulationReport(const nlohmann::json &j) {
   for (const auto &w : j["warnings"]) o << "warning: " << w.get<std::string>() << "\n";
   o << "\ncostliest ops:\n";
   for (const auto &r : j["top_ops"])
-    o << "  " << std::setw(12) << seconds(r["seconds"].get<double>()) << "  " << r["op"].get<std::string>() << "  "
+    o << "  " << std::setw(12) << formatSeconds(r["seconds"].get<double>()) << "  " << r["op"].get<std::string>() << "  "
       << r["where"].get<std::string>() << "\n";
   o << "\ncostliest collectives:\n";
   for (const auto &r : j["top_collectives"])
-    o << "  " << std::setw(12) << seconds(r["seconds"].get<double>()) << "  " << r["kind"].get<std::string>() << " "
+    o << "  " << std::setw(12) << formatSeconds(r["seconds"].get<double>()) << "  " << r["kind"].get<std::string>() << " "
       << r["axes"].get<std::string>() << " " << bytes(r["bytes"].get<double>()) << "  "
       << r["where"].get<std::string>() << "\n";
   o << "\nlive at peak memory";

@@ -1,10 +1,7 @@
 #include "tools/MeshSpec.h"
 
-#include <iomanip>
-#include <iostream>
-#include <sstream>
-
 #include <cctype>
+#include <iostream>
 #include <sstream>
 
 namespace autopart {
@@ -78,18 +75,6 @@ std::optional<Mesh> resolveMesh(const Module &m, const std::string &meshFlag, co
     std::cerr << "autopart " << command
               << ": error: no mesh: pass --mesh (e.g. data=8,model=4) or put an sdy.mesh in the input\n";
   return mesh;
-}
-
-std::string formatSeconds(double s) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(3);
-  if (s >= 1)
-    o << s << " s";
-  else if (s >= 1e-3)
-    o << s * 1e3 << " ms";
-  else
-    o << s * 1e6 << " us";
-  return o.str();
 }
 
 }  // namespace autopart

@@ -24,7 +24,4 @@ std::optional<std::pair<std::string, Mesh>> findModuleMesh(const Module &m);
 std::optional<Mesh> resolveMesh(const Module &m, const std::string &meshFlag, const char *command,
                                 std::string *meshName);
 
-// Durations as the reports print them: `1.813 s`, `39.480 ms`, `5.167 us`.
-std::string formatSeconds(double s);
-
 }  // namespace autopart

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ir/Format.h"
 #include "ir/Printer.h"
 #include "lower/AnnotateModule.h"
 #include "search/SearchMethod.h"

@@ -1,18 +1,14 @@
 #include <gtest/gtest.h>
 
 #include "analysis/NamedDimensions.h"
-#include "ir/Parser.h"
+
+#include "tests/TestUtil.h"
 
 using namespace autopart;
 
 namespace {
 
-std::unique_ptr<Module> parse(const std::string &text) {
-  ParseError err;
-  auto m = parseModule(text, "t.mlir", &err);
-  EXPECT_TRUE(m) << err.full;
-  return m;
-}
+using autopart::testing::parse;
 
 ValueId arg(const Module &m, size_t i, size_t func = 0) {
   return FuncView{const_cast<Module &>(m), m.functions()[func]}.args()[i];

@@ -7,18 +7,12 @@
 
 #include "analysis/NamedDimensions.h"
 #include "gen/Models.h"
-#include "ir/Parser.h"
 #include "tactics/ArgumentRoles.h"
+
+#include "tests/TestUtil.h"
 
 namespace autopart {
 namespace {
-
-std::unique_ptr<Module> parseGenerated(const gen::GenResult &r) {
-  ParseError err;
-  std::unique_ptr<Module> m = parseModule(r.text, "gen.mlir", &err);
-  EXPECT_TRUE(m) << err.full;
-  return m;
-}
 
 std::map<ArgRole, int> countRoles(const Module &m) {
   std::map<ArgRole, int> n;
@@ -35,7 +29,7 @@ TEST(Gen, MlpParsesWithRolesAndParameterCount) {
   c.classes = 5;
   gen::GenResult r = gen::generateMlp(c);
   EXPECT_EQ(r.numParams, 12 * 32 + 32 + 32 * 32 + 32 + 32 * 5 + 5);
-  auto m = parseGenerated(r);
+  auto m = testing::parse(r.text, "gen.mlir");
   ASSERT_TRUE(m);
   FuncView f{*m, m->functions().front()};
   // 6 params, 12 Adam moments, x and the labels; 18 updated tensors + loss.
@@ -65,7 +59,7 @@ TEST(Gen, GptParsesWithAttentionConflictAndParameterCount) {
   const int64_t M = 32, F = 128, HD = 32;
   int64_t perLayer = 4 * M + 3 * M * HD + HD * M + M * F + F + F * M + M;
   EXPECT_EQ(r.numParams, 64 * M + 16 * M + 2 * perLayer + 2 * M);
-  auto m = parseGenerated(r);
+  auto m = testing::parse(r.text, "gen.mlir");
   ASSERT_TRUE(m);
   std::map<ArgRole, int> roles = countRoles(*m);
   EXPECT_EQ(roles[ArgRole::Parameter], 2 + 2 * 12 + 2);
@@ -75,13 +69,10 @@ TEST(Gen, GptParsesWithAttentionConflictAndParameterCount) {
   // scores: the analysis reports attention conflicts.
   NamedDimensions names = analyzeNamedDimensions(*m);
   EXPECT_FALSE(names.conflicts.empty());
-  int gathers = 0, scatters = 0;
-  for (OpId op = 0; op < m->ops.size(); ++op) {
-    gathers += m->isa(op, "stablehlo.gather");
-    scatters += m->isa(op, "stablehlo.scatter");
-  }
-  EXPECT_EQ(gathers, 1);   // token lookup
-  EXPECT_EQ(scatters, 1);  // its gradient
+  size_t gathers = testing::opsNamed(*m, "stablehlo.gather").size();
+  size_t scatters = testing::opsNamed(*m, "stablehlo.scatter").size();
+  EXPECT_EQ(gathers, 1u);   // token lookup
+  EXPECT_EQ(scatters, 1u);  // its gradient
 }
 
 TEST(Gen, Gpt3PresetHas175BillionParameters) {
@@ -107,18 +98,15 @@ TEST(Gen, GnnGathersAndScattersOverEdges) {
   c.classes = 4;
   gen::GenResult r = gen::generateGnn(c);
   EXPECT_EQ(r.numParams, (8 * 16 * 2) + (16 * 16 * 2) + 16 * 4 + 4);
-  auto m = parseGenerated(r);
+  auto m = testing::parse(r.text, "gen.mlir");
   ASSERT_TRUE(m);
-  int gathers = 0, scatters = 0;
-  for (OpId op = 0; op < m->ops.size(); ++op) {
-    gathers += m->isa(op, "stablehlo.gather");
-    scatters += m->isa(op, "stablehlo.scatter");
-  }
+  size_t gathers = testing::opsNamed(*m, "stablehlo.gather").size();
+  size_t scatters = testing::opsNamed(*m, "stablehlo.scatter").size();
   // Forward: one gather and one scatter per layer. Backward: the scatter's
   // transpose (a gather) per layer, the gather's transpose (a scatter) for
   // every layer but the first, whose input is data.
-  EXPECT_EQ(gathers, 2 + 2);
-  EXPECT_EQ(scatters, 2 + 1);
+  EXPECT_EQ(gathers, 2u + 2u);
+  EXPECT_EQ(scatters, 2u + 1u);
   std::map<ArgRole, int> roles = countRoles(*m);
   EXPECT_EQ(roles[ArgRole::Parameter], 6);
   EXPECT_EQ(roles[ArgRole::Data], 4);

@@ -2,19 +2,15 @@
 // computation shardings.
 #include <gtest/gtest.h>
 
-#include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "propagation/DataFlowEdges.h"
+
+#include "tests/TestUtil.h"
 
 namespace autopart {
 namespace {
 
-std::unique_ptr<Module> parse(const std::string &text) {
-  ParseError err;
-  std::unique_ptr<Module> m = parseModule(text, "t.mlir", &err);
-  EXPECT_TRUE(m) << err.full;
-  return m;
-}
+using testing::parse;
 
 AxisRef full(const char *n) { return AxisRef{n, 0, 0}; }
 

@@ -1,19 +1,15 @@
 // Module-level propagation: fixpoint, write-back and the worklist's cost.
 #include <gtest/gtest.h>
 
-#include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "propagation/ShardingPropagation.h"
+
+#include "tests/TestUtil.h"
 
 namespace autopart {
 namespace {
 
-std::unique_ptr<Module> parse(const std::string &text) {
-  ParseError err;
-  std::unique_ptr<Module> m = parseModule(text, "t.mlir", &err);
-  EXPECT_TRUE(m) << err.full;
-  return m;
-}
+using testing::parse;
 
 // A chain of `n` elementwise ops from an argument sharded on "a".
 std::string chain(int n) {

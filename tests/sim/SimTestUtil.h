@@ -1,21 +1,14 @@
-// Shared helpers for the simulator tests: parse a program, a device with
-// round numbers (1 TFLOP/s, 1 TB/s HBM, 100 GB/s links, no latency) so
-// expected times can be computed by hand.
+// Shared helpers for the simulator tests (parsing is in tests/TestUtil.h): a
+// device with round numbers (1 TFLOP/s, 1 TB/s HBM, 100 GB/s links, no
+// latency) so expected times can be computed by hand.
 #pragma once
 
 #include <gtest/gtest.h>
 
-#include "ir/Parser.h"
 #include "sim/DeviceParams.h"
+#include "tests/TestUtil.h"
 
 namespace autopart::testing {
-
-inline std::unique_ptr<Module> parse(const std::string &text) {
-  ParseError err;
-  std::unique_ptr<Module> m = parseModule(text, "t.mlir", &err);
-  EXPECT_TRUE(m) << err.full;
-  return m;
-}
 
 inline DeviceParams roundDevice() {
   DeviceParams d;
