@@ -114,11 +114,7 @@ TEST(Gen, GnnGathersAndScattersOverEdges) {
   EXPECT_FALSE(names.names.empty());
 }
 
-int countOps(const Module &m, const char *name) {
-  int n = 0;
-  for (OpId op = 0; op < m.ops.size(); ++op) n += m.isa(op, name);
-  return n;
-}
+int countOps(const Module &m, const char *name) { return int(testing::opsNamed(m, name).size()); }
 
 // Lines of the generated text that contain every one of `parts`.
 int countLines(const std::string &text, std::initializer_list<const char *> parts) {
@@ -153,7 +149,7 @@ TEST(Gen, T5HasEncoderDecoderCrossAttentionAndParameterCount) {
   int64_t encoderLayer = 2 * M + 4 * M * HD + 2 * M * F;
   int64_t decoderLayer = 3 * M + 8 * M * HD + 2 * M * F;
   EXPECT_EQ(r.numParams, V * M + 2 * encoderLayer + M + 1 * decoderLayer + M);
-  auto m = parseGenerated(r);
+  auto m = testing::parse(r.text, "gen.mlir");
   ASSERT_TRUE(m);
   std::map<ArgRole, int> roles = countRoles(*m);
   const int params = 1 + 2 * 8 + 1 + 1 * 13 + 1;
@@ -215,7 +211,7 @@ TEST(Gen, UnetConvolutionsAndTheirGradients) {
                      + conv(3, 8 + 4, 4) + conv(3, 4, 4)              // decoder at level 0
                      + conv(1, 4, 3);                                 // output
   EXPECT_EQ(r.numParams, expected);
-  auto m = parseGenerated(r);
+  auto m = testing::parse(r.text, "gen.mlir");
   ASSERT_TRUE(m);
   std::map<ArgRole, int> roles = countRoles(*m);
   EXPECT_EQ(roles[ArgRole::Parameter], 2 * 13);
