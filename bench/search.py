@@ -57,7 +57,9 @@ def programs(autopart, tmp, quick):
     if os.path.exists(mlp):
         out.append(("jax MNIST MLP train step (real, batch 128)", mlp, "small", "shared/models"))
     if has_command(autopart, "gen"):
-        for label, args, size in [("gen mlp", ["mlp"], "small"), ("gen gpt 125m", ["gpt", "--preset", "125m"], "medium"),
+        for label, args, size in [("gen mlp", ["mlp"], "small"), ("gen unet", ["unet"], "small"),
+                                  ("gen gnn", ["gnn"], "small"), ("gen t5", ["t5"], "medium"),
+                                  ("gen gpt 125m", ["gpt", "--preset", "125m"], "medium"),
                                   ("gen gpt 175b", ["gpt", "--preset", "175b"], "large")]:
             path = os.path.join(tmp, label.replace(" ", "_") + ".mlir")
             p, _ = run([autopart, "gen"] + args + ["-o", path])

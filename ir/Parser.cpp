@@ -3,6 +3,7 @@
 // beside it: lexing in Lexer.cpp, types in TypeParser.cpp, attributes in
 // AttributeParser.cpp and ShardingParser.cpp, custom op forms in *Syntax.cpp.
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -343,7 +344,10 @@ bool Parser::parseOperation(BlockId block) {
   m.attachRegions(op, st.regions);
   m.ops[op].srcOffset = uint32_t(nameStart - begin_);
   m.ops[op].loc = loc;
-  m.ops[op].srcEnd = offset();
+  // Up to the op's last character, not the whitespace after it.
+  const char *last = p_;
+  while (last > nameStart && std::isspace(static_cast<unsigned char>(last[-1]))) --last;
+  m.ops[op].srcEnd = uint32_t(last - begin_);
   m.ops[op].dictBegin = st.dictBegin;
   m.ops[op].dictEnd = st.dictEnd;
   m.ops[op].dictKeyword = st.dictKeyword;

@@ -87,4 +87,22 @@ void annotateOps(Module &m, OpId func, const std::string &meshName,
   }
 }
 
+void annotatePlan(Module &m, OpId func, const Mesh &mesh, const AnnotateOptions &opts,
+                  const std::function<const TensorSharding *(ValueId)> &sharding) {
+  setModuleMesh(m, opts.meshName, mesh);
+  FuncView f{m, func};
+  // A value the plan leaves unsharded is replicated by decision (a carried
+  // parameter returned as it came in): every result gets its sharding.
+  const TensorSharding replicated = TensorSharding::closed(opts.meshName, 0);
+  std::vector<const TensorSharding *> results(f.numResults(), nullptr);
+  if (OpId ret = f.returnOp(); ret != kNone)
+    for (uint32_t i = 0; i < m.numOperands(ret) && i < results.size(); ++i) {
+      const TensorSharding *s = sharding(m.operand(ret, i));
+      results[i] = s ? s : &replicated;
+    }
+  annotateOps(m, func, opts.meshName, sharding);
+  annotateFunction(
+      m, func, mesh, opts, [&](size_t i) { return sharding(f.args()[i]); }, [&](size_t i) { return results[i]; });
+}
+
 }  // namespace autopart

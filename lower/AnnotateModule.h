@@ -39,4 +39,10 @@ void annotateFunction(Module &m, OpId func, const Mesh &mesh, const AnnotateOpti
 void annotateOps(Module &m, OpId func, const std::string &meshName,
                  const std::function<const TensorSharding *(ValueId)> &sharding);
 
+// All of the above for a plan of `func`: the mesh, every op's results, the
+// arguments, and the results as the values returned (`sharding(v)`: a
+// value's sharding or null: replicated, written as such on results too).
+void annotatePlan(Module &m, OpId func, const Mesh &mesh, const AnnotateOptions &opts,
+                  const std::function<const TensorSharding *(ValueId)> &sharding);
+
 }  // namespace autopart

@@ -13,6 +13,7 @@
 #include "ir/Printer.h"
 #include "lower/AnnotateModule.h"
 #include "lower/ExportShardings.h"
+#include "lower/PreserveText.h"
 #include "sim/Hardware.h"
 #include "sim/ShardingMap.h"
 #include "sim/SimulationReport.h"
@@ -37,6 +38,7 @@ struct PlanOptions {
   std::string specs;
   std::string function;
   bool gspmd = false;
+  bool reprint = false;
   bool report = false;  // simulate the plan and print the report to stderr
   std::string device = "h100-80gb";  // what the auto tactic optimises for
 };
@@ -77,16 +79,7 @@ int runPlan(const PlanOptions &o) {
 
   AnnotateOptions annotate;
   annotate.meshName = meshName;
-  setModuleMesh(*m, meshName, *mesh);
-  std::vector<const TensorSharding *> resultShardings(f.numResults(), nullptr);
-  if (OpId ret = f.returnOp(); ret != kNone)
-    for (uint32_t i = 0; i < m->numOperands(ret) && i < resultShardings.size(); ++i)
-      resultShardings[i] = current(m->operand(ret, i));
-  annotateOps(*m, func, meshName, current);
-  annotateFunction(
-      *m, func, *mesh, annotate,
-      [&](size_t i) { return current(f.args()[i]); },
-      [&](size_t i) { return resultShardings[i]; });
+  annotatePlan(*m, func, *mesh, annotate, current);
   if (o.gspmd) {
     ExportError gerr;
     if (!exportGspmdShardings(*m, ExportOptions{}, &gerr)) {
@@ -94,7 +87,7 @@ int runPlan(const PlanOptions &o) {
       return 1;
     }
   }
-  if (!writeFileAtomicWith(o.output, [&](std::ostream &os) { return printModule(*m, os); }, &err)) {
+  if (!writePlannedModule(*m, o.output, o.reprint, &err)) {
     std::cerr << "autopart plan: error: " << err << "\n";
     return 1;
   }
@@ -109,7 +102,8 @@ int runPlan(const PlanOptions &o) {
     }
     for (size_t i = 0; i < f.numResults(); ++i) {
       std::string why;
-      nlohmann::json spec = resultShardings[i] ? partitionSpec(*resultShardings[i], &why) : nlohmann::json(nullptr);
+      const TensorSharding *s = f.returnOp() == kNone ? nullptr : current(m->operand(f.returnOp(), uint32_t(i)));
+      nlohmann::json spec = s ? partitionSpec(*s, &why) : nlohmann::json(nullptr);
       out.push_back({{"name", resultName(*m, func, i)}, {"spec", spec}});
     }
     nlohmann::json meshJson = nlohmann::json::object();
@@ -155,6 +149,8 @@ CommandRegistration reg("plan", "Apply a tactic schedule and write the annotated
                           app.add_option("--specs", o->specs, "Also write JAX PartitionSpecs as JSON");
                           app.add_option("--function", o->function, "Entry function (default: main)");
                           app.add_flag("--gspmd", o->gspmd, "Also write mhlo.sharding strings");
+                          app.add_flag("--reprint", o->reprint,
+                                       "Print the program in MLIR's style instead of editing the input text");
                           app.add_flag("--report", o->report,
                                        "Simulate the plan on --device and print the simulate report to stderr");
                           app.add_option("--device", o->device, "Hardware the auto tactic plans for (autopart devices)");

@@ -14,6 +14,7 @@
 #include "ir/Format.h"
 #include "ir/Printer.h"
 #include "lower/AnnotateModule.h"
+#include "lower/PreserveText.h"
 #include "search/SearchMethod.h"
 #include "sim/Hardware.h"
 #include "tactics/ApplySchedule.h"
@@ -38,6 +39,7 @@ struct SearchOptions {
   int threads = 2;
   std::string rollout = "random";
   bool json = false;
+  bool reprint = false;
 };
 
 std::string gib(double b) {
@@ -98,7 +100,6 @@ int runSearch(const SearchOptions &o) {
   }
   OpId func = findPlannableEntry(*m, o.function, "search");
   if (func == kNone) return 1;
-  FuncView f{*m, func};
 
   Diagnostics diags;
   NamedDimensions names = analyzeNamedDimensions(*m, {}, &diags);
@@ -152,16 +153,8 @@ int runSearch(const SearchOptions &o) {
     auto current = [&](ValueId v) -> const TensorSharding * { return r.shardings[v] ? &*r.shardings[v] : nullptr; };
     AnnotateOptions annotate;
     annotate.meshName = meshName;
-    setModuleMesh(*m, meshName, *mesh);
-    std::vector<const TensorSharding *> resultShardings(f.numResults(), nullptr);
-    if (OpId ret = f.returnOp(); ret != kNone)
-      for (uint32_t i = 0; i < m->numOperands(ret) && i < resultShardings.size(); ++i)
-        resultShardings[i] = current(m->operand(ret, i));
-    annotateOps(*m, func, meshName, current);
-    annotateFunction(
-        *m, func, *mesh, annotate, [&](size_t i) { return current(f.args()[i]); },
-        [&](size_t i) { return resultShardings[i]; });
-    if (!writeFileAtomicWith(o.output, [&](std::ostream &os) { return printModule(*m, os); }, &err)) {
+    annotatePlan(*m, func, *mesh, annotate, current);
+    if (!writePlannedModule(*m, o.output, o.reprint, &err)) {
       std::cerr << "autopart search: error: " << err << "\n";
       return 1;
     }
@@ -219,6 +212,7 @@ CommandRegistration reg(
           ->check(CLI::IsMember({"random", "greedy"}));
       app.add_option("--function", o->function, "Entry function (default: main)");
       app.add_flag("--json", o->json, "Machine-readable output");
+      app.add_flag("--reprint", o->reprint, "With -o: print the program in MLIR's style instead of editing the input text");
       app.add_option("-o,--output", o->output, "Write the first method's plan as an annotated program");
       return [o] { return runSearch(*o); };
     });
