@@ -102,6 +102,7 @@ public:
   bool parseMesh(Mesh &m);                // `<["a"=2], device_ids=[...]>`
   bool parseShardingRule(OpShardingRule &r);  // `<(...)->(...) ...>`
   bool parseAxisList(std::vector<AxisRef> &axes);  // `{"a", "b":(1)2}`
+  bool parseAxisRef(AxisRef &ref);                 // `"b":(1)2`
 
   // --- Ops and regions --------------------------------------------------------
   bool parseOperation(BlockId block);

@@ -7,18 +7,21 @@
 
 namespace autopart {
 
+bool Parser::parseAxisRef(AxisRef &ref) {
+  std::string_view name;
+  if (!parseStringLiteral(name)) return false;
+  ref.name = std::string(name);
+  if (consumeIf(':'))
+    return expect('(') && parseInt(ref.preSize) && expect(')') && parseInt(ref.subSize);
+  return true;
+}
+
 bool Parser::parseAxisList(std::vector<AxisRef> &axes) {
   if (!expect('{')) return false;
   if (consumeIf('}')) return true;
   do {
-    std::string_view name;
-    if (!parseStringLiteral(name)) return false;
     AxisRef ref;
-    ref.name = std::string(name);
-    if (consumeIf(':')) {
-      if (!expect('(') || !parseInt(ref.preSize) || !expect(')') || !parseInt(ref.subSize))
-        return false;
-    }
+    if (!parseAxisRef(ref)) return false;
     axes.push_back(std::move(ref));
   } while (consumeIf(','));
   return expect('}');
@@ -81,14 +84,8 @@ bool Parser::parseSharding(TensorSharding &s) {
             d.closed = false;
             break;
           }
-          std::string_view name;
-          if (!parseStringLiteral(name)) return false;
           AxisRef ref;
-          ref.name = std::string(name);
-          if (consumeIf(':')) {
-            if (!expect('(') || !parseInt(ref.preSize) || !expect(')') || !parseInt(ref.subSize))
-              return false;
-          }
+          if (!parseAxisRef(ref)) return false;
           d.axes.push_back(std::move(ref));
         } while (consumeIf(','));
         if (!expect('}')) return false;
