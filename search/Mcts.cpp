@@ -270,21 +270,10 @@ void polish(SearchState &st, std::vector<uint32_t> &path, PlanCost &cost, Clock:
       st.applyAll(fewer);
       PlanCost here = st.evaluate();
       for (;;) {
-        int64_t pick = -1;
-        PlanCost pickCost = here;
-        for (uint32_t id = 0; id < st.space().size() && Clock::now() < deadline; ++id) {
-          if (id == dropped || !st.legal(id)) continue;
-          st.apply(id);
-          PlanCost c = st.evaluate();
-          st.undo();
-          if (c.betterThan(pickCost)) {
-            pick = id;
-            pickCost = c;
-          }
-        }
-        if (pick < 0) break;
-        st.apply(uint32_t(pick));
-        here = pickCost;
+        SearchState::Improvement next = st.bestImprovingAction(here, deadline, int64_t(dropped));
+        if (next.action < 0) break;
+        st.apply(uint32_t(next.action));
+        here = next.cost;
       }
       improved = accept(here);
     }

@@ -195,6 +195,21 @@ PlanCost SearchState::evaluate() {
   return c;
 }
 
+SearchState::Improvement SearchState::bestImprovingAction(const PlanCost &than,
+                                                         std::chrono::steady_clock::time_point deadline,
+                                                         int64_t except) {
+  Improvement best{-1, than};
+  for (uint32_t id = 0; id < space_->size(); ++id) {
+    if (std::chrono::steady_clock::now() >= deadline) break;
+    if (int64_t(id) == except || !legal(id)) continue;
+    apply(id);
+    PlanCost c = evaluate();
+    undo();
+    if (c.betterThan(best.cost)) best = {int64_t(id), c};
+  }
+  return best;
+}
+
 std::vector<std::pair<size_t, uint32_t>> SearchState::shardedArgumentDims() const {
   std::vector<std::pair<size_t, uint32_t>> out;
   std::span<const ValueId> args = FuncView{const_cast<Module &>(*space_->m), func_}.args();
