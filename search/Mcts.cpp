@@ -12,6 +12,8 @@
 
 #include <unistd.h>
 
+#include "search/Refine.h"
+
 namespace autopart {
 
 namespace {
@@ -349,6 +351,15 @@ MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const M
   }
   r.shardings = st.shardings();
   r.evaluations += 1;
+  if (o.refine) {
+    Clock::time_point refineEnd = std::max(deadline, Clock::now() + (deadline - start) / 10);
+    RefineResult refined = refinePlan(space, device, r.shardings, r.cost, refineEnd);
+    r.evaluations += refined.evaluations;
+    r.refineMoves = refined.moves;
+    r.refinedValues = refined.changedValues;
+    r.cost = refined.cost;
+    r.shardings = std::move(refined.shardings);
+  }
   return r;
 }
 

@@ -40,6 +40,16 @@ struct PlanCost {
   bool betterThan(const PlanCost &o) const;
 };
 
+// Prices the shardings `sim` holds: its (incremental) step time, and the peak
+// memory of a full liveness walk with each collective's buffer live while
+// its op runs. `scratch` is per op and left zeroed. Shared by SearchState and
+// the per-value refinement (search/Refine.h).
+// The simulator of the space's base state, as the search prices plans (each
+// result of the entry function takes its returned value's sharding).
+Simulator simulatorFor(const ActionSpace &space, const DeviceParams &device);
+
+PlanCost pricePlan(Simulator &sim, const Module &m, OpId func, double hbmCapacity, std::vector<int64_t> &scratch);
+
 class SearchState {
 public:
   SearchState(const ActionSpace &space, const DeviceParams &device);
