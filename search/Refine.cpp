@@ -196,7 +196,11 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
     std::sort(members.begin(), members.end(), [](const DimRef &a, const DimRef &b) { return a.value < b.value; });
     if (!members.empty()) nameMembers.push_back(std::move(members));
   }
-  auto windowSharding = [&](const DimRef &d, const SearchAxis &axis, bool add) -> std::optional<std::optional<TensorSharding>> {
+  // Add: the axis onto the name's dimension of a value without it; Remove:
+  // off it; Move: from another dimension of the value onto the name's.
+  enum class WindowMove { Add, Remove, Move };
+  auto windowSharding = [&](const DimRef &d, const SearchAxis &axis,
+                            WindowMove kind) -> std::optional<std::optional<TensorSharding>> {
     const std::optional<TensorSharding> &cur = plan[d.value];
     bool uses = false, usesHere = false;
     if (cur)
@@ -206,15 +210,16 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
             uses = true;
             usesHere |= k == d.dim;
           }
-    if (!add) {
-      if (!usesHere) return std::nullopt;
-      TensorSharding next = *cur;
-      std::erase_if(next.dims[d.dim].axes, [&](const AxisRef &a) { return a.name == axis.name; });
+    if (cur && (!cur->replicated.empty() || !cur->unreduced.empty())) return std::nullopt;
+    if (kind == WindowMove::Remove ? !usesHere : kind == WindowMove::Add ? uses : !uses || usesHere)
+      return std::nullopt;
+    TensorSharding next = cur ? *cur : TensorSharding::closed(space.meshName, size_t(m.types.rank(m.type(d.value))));
+    for (DimSharding &x : next.dims)
+      std::erase_if(x.axes, [&](const AxisRef &a) { return a.name == axis.name; });
+    if (kind == WindowMove::Remove) {
       bool any = std::any_of(next.dims.begin(), next.dims.end(), [](const DimSharding &x) { return !x.axes.empty(); });
       return any ? std::optional<TensorSharding>(std::move(next)) : std::optional<TensorSharding>();
     }
-    if (uses || (cur && (!cur->replicated.empty() || !cur->unreduced.empty()))) return std::nullopt;
-    TensorSharding next = cur ? *cur : TensorSharding::closed(space.meshName, size_t(m.types.rank(m.type(d.value))));
     std::vector<AxisRef> &axes = next.dims[d.dim].axes;
     size_t p = 0;
     while (p < axes.size() && space.mesh.axisIndex(axes[p].name) < axis.meshIndex) ++p;
@@ -224,7 +229,8 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
   };
   // Tries one window move; keeps it when it improves the plan.
   std::vector<std::pair<ValueId, std::optional<TensorSharding>>> changed;
-  auto tryWindow = [&](const std::vector<DimRef> &members, size_t from, size_t to, const SearchAxis &axis, bool add) {
+  auto tryWindow = [&](const std::vector<DimRef> &members, size_t from, size_t to, const SearchAxis &axis,
+                       WindowMove add) {
     changed.clear();
     for (size_t i = from; i < to; ++i)
       if (std::optional<std::optional<TensorSharding>> s = windowSharding(members[i], axis, add)) {
@@ -251,7 +257,7 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
     bool improved = false;
     for (const std::vector<DimRef> &members : nameMembers)
       for (const SearchAxis &axis : space.axes)
-        for (bool add : {true, false}) {
+        for (WindowMove add : {WindowMove::Add, WindowMove::Remove, WindowMove::Move}) {
           size_t len = 1;
           while (len * 2 <= members.size()) len *= 2;
           for (; len >= 1 && !r.timedOut; len /= 2)
