@@ -234,6 +234,7 @@ private:
 // single additions and removals cannot make. Stops at a local optimum or
 // the deadline.
 void polish(SearchState &st, std::vector<uint32_t> &path, PlanCost &cost, Clock::time_point deadline) {
+  const ActionSpace &space = st.space();
   auto accept = [&](const PlanCost &c) {
     if (!c.betterThan(cost)) return false;
     cost = c;
@@ -263,6 +264,39 @@ void polish(SearchState &st, std::vector<uint32_t> &path, PlanCost &cost, Clock:
         --i;
       }
     }
+    if (improved) continue;
+    // Swap two axes throughout the plan, then descend greedily: what "data"
+    // splits goes on "model" and back (heads and MLP hidden moved from
+    // "data" to "model" frees "data" for the batch), a move the single
+    // changes above only make one name at a time, each a loss on its own.
+    for (size_t a = 0; a < space.axes.size() && !improved; ++a)
+      for (size_t b = a + 1; b < space.axes.size() && !improved && Clock::now() < deadline; ++b) {
+        std::vector<uint32_t> swapped;
+        for (uint32_t id : path) {
+          Action want = space.actions[id];
+          if (want.axis == int(a))
+            want.axis = int(b);
+          else if (want.axis == int(b))
+            want.axis = int(a);
+          for (uint32_t k = 0; k < space.size(); ++k) {
+            const Action &x = space.actions[k];
+            if (x.kind == want.kind && x.target == want.target && x.axis == want.axis) {
+              swapped.push_back(k);
+              break;
+            }
+          }
+        }
+        st.reset();
+        st.applyAll(swapped);
+        PlanCost here = st.evaluate();
+        for (;;) {
+          SearchState::Improvement next = st.bestImprovingAction(here, deadline);
+          if (next.action < 0) break;
+          st.apply(uint32_t(next.action));
+          here = next.cost;
+        }
+        improved = accept(here);
+      }
     if (improved) continue;
     for (size_t i = 0; i < path.size() && !improved && Clock::now() < deadline; ++i) {
       uint32_t dropped = path[i];

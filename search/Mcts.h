@@ -16,8 +16,9 @@
 // parallelism: each thread grows its own tree on its own SearchState copy
 // with its own seed and iteration share; the best plan over threads (ties to
 // the lower thread) is then polished by local search: add one action, drop
-// one, or drop one and descend greedily without it (a swap of what an axis
-// shards), while the plan improves, and the result refined value by value
+// one, swap two axes throughout the plan and descend greedily, or drop one
+// and descend greedily without it (a swap of what an axis shards), while the
+// plan improves, and the result refined value by value
 // (search/Refine.h: what names cannot express). With an iteration budget the result depends
 // only on the seed; a time budget that cuts the search short does not.
 //

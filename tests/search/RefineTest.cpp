@@ -2,7 +2,9 @@
 // with the baselines (SearchState::bestImprovingAction).
 #include "search/Refine.h"
 
+#include "gen/Models.h"
 #include "search/Baselines.h"
+#include "search/Mcts.h"
 #include "search/SearchMethod.h"
 #include "sim/Hardware.h"
 #include "tactics/ArgumentRoles.h"
@@ -114,6 +116,44 @@ TEST(SearchState, BestImprovingActionLeavesTheStateAndHonoursExcept) {
   EXPECT_NE(second.action, first.action);
   // Past the deadline nothing is scanned.
   EXPECT_LT(st.bestImprovingAction(here, Clock::now() - std::chrono::seconds(1)).action, 0);
+}
+
+// `autopart gen t5` on data=2 x model=4 TPUs: with 400 iterations the trees
+// settle on heads and MLP hidden on "data", optimizer updates on "model";
+// swapping the two axes and descending greedily reaches batch on "data",
+// MLP hidden on "model" (about 7% faster), which no single addition or
+// removal improves towards. The polish's axis swap must find it: the
+// name-level result is no worse than that plan descended greedily.
+TEST(Mcts, PolishSwapsAxes) {
+  std::unique_ptr<Module> m = parseProgram(gen::generateT5(gen::T5Config{}).text);
+  NamedDimensions names = analyzeNamedDimensions(*m);
+  Mesh mesh;
+  mesh.axes = {{"data", 2}, {"model", 4}};
+  std::string err;
+  std::optional<Hardware> hw = loadHardware("tpu-v5e", &err);
+  ASSERT_TRUE(hw) << err;
+  DeviceParams device = hardwareDeviceParams(*hw, mesh);
+  ActionSpace space =
+      ActionSpace::build(*m, findEntryFunction(*m), names, mesh, "mesh", {}, ShardingVector(m->values.size()));
+  SearchState st(space, device);
+  for (const char *want : {"batch['inputs'] dim 0) on \"data\"", "['mlp']['w1'] dim 1) on \"model\""})
+    for (uint32_t id = 0; id < space.size(); ++id)
+      if (space.actions[id].kind == ActionKind::ShardName && space.describe(id).find(want) != std::string::npos &&
+          st.legal(id))
+        st.apply(id);
+  ASSERT_EQ(st.path().size(), 3u);  // the batch, the encoder's and the decoder's MLP hidden
+  PlanCost reference = st.evaluate();
+  for (SearchState::Improvement next; (next = st.bestImprovingAction(reference, later())).action >= 0;) {
+    st.apply(uint32_t(next.action));
+    reference = next.cost;
+  }
+  MctsOptions o;
+  o.iterations = 400;
+  o.seconds = 120;
+  o.refine = false;
+  MctsResult r = runMcts(space, device, o);
+  EXPECT_TRUE(r.cost.feasible);
+  EXPECT_LE(r.cost.stepSeconds, reference.stepSeconds * (1 + 1e-9));
 }
 
 }  // namespace
