@@ -68,22 +68,10 @@ BaselineResult runGreedy(const ActionSpace &space, const DeviceParams &device, C
   Best best;
   best.offer(st, st.evaluate());
   for (;;) {
-    int64_t pick = -1;
-    PlanCost pickCost = best.r.cost;
-    for (uint32_t id = 0; id < space.size(); ++id) {
-      if (Clock::now() >= deadline) break;
-      if (!st.legal(id)) continue;
-      st.apply(id);
-      PlanCost c = st.evaluate();
-      st.undo();
-      if (c.betterThan(pickCost)) {
-        pick = id;
-        pickCost = c;
-      }
-    }
-    if (pick < 0) break;
-    st.apply(uint32_t(pick));
-    best.offer(st, pickCost);
+    SearchState::Improvement next = st.bestImprovingAction(best.r.cost, deadline);
+    if (next.action < 0) break;
+    st.apply(uint32_t(next.action));
+    best.offer(st, next.cost);
     if (Clock::now() >= deadline) {
       best.r.complete = false;
       break;

@@ -12,6 +12,8 @@
 
 #include <unistd.h>
 
+#include "search/Refine.h"
+
 namespace autopart {
 
 namespace {
@@ -232,6 +234,7 @@ private:
 // single additions and removals cannot make. Stops at a local optimum or
 // the deadline.
 void polish(SearchState &st, std::vector<uint32_t> &path, PlanCost &cost, Clock::time_point deadline) {
+  const ActionSpace &space = st.space();
   auto accept = [&](const PlanCost &c) {
     if (!c.betterThan(cost)) return false;
     cost = c;
@@ -262,6 +265,39 @@ void polish(SearchState &st, std::vector<uint32_t> &path, PlanCost &cost, Clock:
       }
     }
     if (improved) continue;
+    // Swap two axes throughout the plan, then descend greedily: what "data"
+    // splits goes on "model" and back (heads and MLP hidden moved from
+    // "data" to "model" frees "data" for the batch), a move the single
+    // changes above only make one name at a time, each a loss on its own.
+    for (size_t a = 0; a < space.axes.size() && !improved; ++a)
+      for (size_t b = a + 1; b < space.axes.size() && !improved && Clock::now() < deadline; ++b) {
+        std::vector<uint32_t> swapped;
+        for (uint32_t id : path) {
+          Action want = space.actions[id];
+          if (want.axis == int(a))
+            want.axis = int(b);
+          else if (want.axis == int(b))
+            want.axis = int(a);
+          for (uint32_t k = 0; k < space.size(); ++k) {
+            const Action &x = space.actions[k];
+            if (x.kind == want.kind && x.target == want.target && x.axis == want.axis) {
+              swapped.push_back(k);
+              break;
+            }
+          }
+        }
+        st.reset();
+        st.applyAll(swapped);
+        PlanCost here = st.evaluate();
+        for (;;) {
+          SearchState::Improvement next = st.bestImprovingAction(here, deadline);
+          if (next.action < 0) break;
+          st.apply(uint32_t(next.action));
+          here = next.cost;
+        }
+        improved = accept(here);
+      }
+    if (improved) continue;
     for (size_t i = 0; i < path.size() && !improved && Clock::now() < deadline; ++i) {
       uint32_t dropped = path[i];
       std::vector<uint32_t> fewer = path;
@@ -270,21 +306,10 @@ void polish(SearchState &st, std::vector<uint32_t> &path, PlanCost &cost, Clock:
       st.applyAll(fewer);
       PlanCost here = st.evaluate();
       for (;;) {
-        int64_t pick = -1;
-        PlanCost pickCost = here;
-        for (uint32_t id = 0; id < st.space().size() && Clock::now() < deadline; ++id) {
-          if (id == dropped || !st.legal(id)) continue;
-          st.apply(id);
-          PlanCost c = st.evaluate();
-          st.undo();
-          if (c.betterThan(pickCost)) {
-            pick = id;
-            pickCost = c;
-          }
-        }
-        if (pick < 0) break;
-        st.apply(uint32_t(pick));
-        here = pickCost;
+        SearchState::Improvement next = st.bestImprovingAction(here, deadline, int64_t(dropped));
+        if (next.action < 0) break;
+        st.apply(uint32_t(next.action));
+        here = next.cost;
       }
       improved = accept(here);
     }
@@ -360,6 +385,15 @@ MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const M
   }
   r.shardings = st.shardings();
   r.evaluations += 1;
+  if (o.refine) {
+    Clock::time_point refineEnd = std::max(deadline, Clock::now() + (deadline - start) / 10);
+    RefineResult refined = refinePlan(space, device, r.shardings, r.cost, refineEnd);
+    r.evaluations += refined.evaluations;
+    r.refineMoves = refined.moves;
+    r.refinedValues = refined.changedValues;
+    r.cost = refined.cost;
+    r.shardings = std::move(refined.shardings);
+  }
   return r;
 }
 

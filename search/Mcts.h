@@ -16,8 +16,10 @@
 // parallelism: each thread grows its own tree on its own SearchState copy
 // with its own seed and iteration share; the best plan over threads (ties to
 // the lower thread) is then polished by local search: add one action, drop
-// one, or drop one and descend greedily without it (a swap of what an axis
-// shards), while the plan improves. With an iteration budget the result depends
+// one, swap two axes throughout the plan and descend greedily, or drop one
+// and descend greedily without it (a swap of what an axis shards), while the
+// plan improves, and the result refined value by value
+// (search/Refine.h: what names cannot express). With an iteration budget the result depends
 // only on the seed; a time budget that cuts the search short does not.
 //
 //   MctsOptions o;  o.iterations = 2000;  o.seed = 1;
@@ -45,6 +47,8 @@ struct MctsOptions {
   // a random subset (one evaluation).
   bool greedyRollouts = false;
   bool polish = true;
+  // Per-value refinement of the polished plan (search/Refine.h).
+  bool refine = true;
 };
 
 struct MctsResult {
@@ -55,6 +59,9 @@ struct MctsResult {
   int64_t evaluations = 0;
   size_t nodes = 0;
   bool timedOut = false;
+  int64_t refineMoves = 0;     // accepted refinement moves
+  int64_t refinedValues = 0;   // values the refinement re-sharded
+
 };
 
 MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const MctsOptions &options);

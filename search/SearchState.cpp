@@ -37,9 +37,13 @@ ShardingMap initialMap(const ActionSpace &space) {
 
 }  // namespace
 
+Simulator simulatorFor(const ActionSpace &space, const DeviceParams &device) {
+  return Simulator(*space.m, initialMap(space), device, simOptionsFor(space));
+}
+
 SearchState::SearchState(const ActionSpace &space, const DeviceParams &device)
     : space_(&space), current_(space.base), resolved_(space.names->conflicts.size(), false),
-      nameAssigned_(space.names->names.size(), 0), sim_(*space.m, initialMap(space), device, simOptionsFor(space)),
+      nameAssigned_(space.names->names.size(), 0), sim_(simulatorFor(space, device)),
       func_(space.func), hbmCapacity_(device.hbmCapacity), transient_(space.m->ops.size(), 0) {}
 
 template <typename Fn>
@@ -173,26 +177,45 @@ std::vector<uint32_t> SearchState::key() const {
   return k;
 }
 
-PlanCost SearchState::evaluate() {
-  ++evaluations_;
-  StepSummary step = sim_.evaluate();
+PlanCost pricePlan(Simulator &sim, const Module &m, OpId func, double hbmCapacity, std::vector<int64_t> &scratch) {
+  StepSummary step = sim.evaluate();
   // Collective buffers are live while their op runs.
   std::vector<OpId> touched;
-  for (size_t i = 0; i < sim_.sites().size(); ++i)
-    for (const Collective &c : sim_.siteCost(i).collectives) {
-      OpId op = sim_.sites()[i].op;
-      if (transient_[op] == 0) touched.push_back(op);
-      transient_[op] += c.bytes;
+  for (size_t i = 0; i < sim.sites().size(); ++i)
+    for (const Collective &c : sim.siteCost(i).collectives) {
+      OpId op = sim.sites()[i].op;
+      if (scratch[op] == 0) touched.push_back(op);
+      scratch[op] += c.bytes;
     }
-  MemoryReport mem = analyzeMemory(*space_->m, func_, sim_.shardings(), [&](OpId op) { return transient_[op]; });
-  for (OpId op : touched) transient_[op] = 0;
+  MemoryReport mem = analyzeMemory(m, func, sim.shardings(), [&](OpId op) { return scratch[op]; });
+  for (OpId op : touched) scratch[op] = 0;
   PlanCost c;
   c.stepSeconds = step.stepSeconds;
   c.computeSeconds = step.computeSeconds;
   c.commSeconds = step.commSeconds;
   c.peakBytes = mem.peakBytes;
-  c.feasible = double(mem.peakBytes) <= hbmCapacity_;
+  c.feasible = double(mem.peakBytes) <= hbmCapacity;
   return c;
+}
+
+PlanCost SearchState::evaluate() {
+  ++evaluations_;
+  return pricePlan(sim_, *space_->m, func_, hbmCapacity_, transient_);
+}
+
+SearchState::Improvement SearchState::bestImprovingAction(const PlanCost &than,
+                                                         std::chrono::steady_clock::time_point deadline,
+                                                         int64_t except) {
+  Improvement best{-1, than};
+  for (uint32_t id = 0; id < space_->size(); ++id) {
+    if (std::chrono::steady_clock::now() >= deadline) break;
+    if (int64_t(id) == except || !legal(id)) continue;
+    apply(id);
+    PlanCost c = evaluate();
+    undo();
+    if (c.betterThan(best.cost)) best = {int64_t(id), c};
+  }
+  return best;
 }
 
 std::vector<std::pair<size_t, uint32_t>> SearchState::shardedArgumentDims() const {

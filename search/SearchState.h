@@ -19,6 +19,7 @@
 // fixed by the input, and a conflict is resolved before its name is sharded.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -39,6 +40,16 @@ struct PlanCost {
   bool betterThan(const PlanCost &o) const;
 };
 
+// Prices the shardings `sim` holds: its (incremental) step time, and the peak
+// memory of a full liveness walk with each collective's buffer live while
+// its op runs. `scratch` is per op and left zeroed. Shared by SearchState and
+// the per-value refinement (search/Refine.h).
+// The simulator of the space's base state, as the search prices plans (each
+// result of the entry function takes its returned value's sharding).
+Simulator simulatorFor(const ActionSpace &space, const DeviceParams &device);
+
+PlanCost pricePlan(Simulator &sim, const Module &m, OpId func, double hbmCapacity, std::vector<int64_t> &scratch);
+
 class SearchState {
 public:
   SearchState(const ActionSpace &space, const DeviceParams &device);
@@ -51,6 +62,18 @@ public:
   size_t applyAll(const std::vector<uint32_t> &ids);
 
   PlanCost evaluate();
+  // The legal action that, applied alone to the current state, improves on
+  // `than` the most, and the cost it reaches; action -1 when none improves.
+  // The state is unchanged afterwards. `except` is never picked; past the
+  // deadline the scan stops with the best found so far.
+  //   greedy descent:  while ((i = st.bestImprovingAction(c, t)).action >= 0)
+  //                      { st.apply(i.action); c = i.cost; }
+  struct Improvement {
+    int64_t action = -1;
+    PlanCost cost;
+  };
+  Improvement bestImprovingAction(const PlanCost &than, std::chrono::steady_clock::time_point deadline,
+                                  int64_t except = -1);
   const std::vector<uint32_t> &path() const { return path_; }
   // The applied set, sorted: equal keys mean equal shardings.
   std::vector<uint32_t> key() const;

@@ -1,0 +1,318 @@
+#include "search/Refine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "tactics/ArgumentRoles.h"
+
+namespace autopart {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+uint64_t mix(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// Rounds of producer hashing: enough for layer 3 and layer 17 of a stack to
+// look alike while the first layer (fed by the embedding) does not.
+constexpr int kSignatureRounds = 3;
+constexpr int kMaxPasses = 8;
+
+struct Unit {
+  std::vector<ValueId> values;  // head first
+};
+
+struct UnitClass {
+  std::vector<uint32_t> units;
+  std::vector<std::optional<TensorSharding>> candidates;
+};
+
+// A value's op applies elementwise: one result shaped like the operand it
+// would follow (scalars aside), no regions.
+bool followsOperand(const Module &m, OpId op, ValueId operand) {
+  if (m.numResults(op) != 1 || m.numRegions(op) != 0) return false;
+  TypeId t = m.type(m.result(op)), ut = m.type(operand);
+  if (!m.types.isTensor(t) || !m.types.isTensor(ut) || m.types.shape(ut) != m.types.shape(t)) return false;
+  for (ValueId u : m.operands(op)) {
+    TypeId x = m.type(u);
+    if (!m.types.isTensor(x) || (m.types.rank(x) != 0 && m.types.shape(x) != m.types.shape(t))) return false;
+  }
+  return true;
+}
+
+// Every sharding of `shape` that puts each axis on at most one dimension it
+// divides (with the axes before it there), replicated (nullopt) first.
+std::vector<std::optional<TensorSharding>> candidateShardings(const ActionSpace &space,
+                                                              const std::vector<int64_t> &shape) {
+  std::vector<std::optional<TensorSharding>> out;
+  size_t numAxes = space.axes.size(), rank = shape.size();
+  std::vector<int> choice(numAxes, -1);  // per axis: its dimension, or -1
+  for (;;) {
+    TensorSharding s = TensorSharding::closed(space.meshName, rank);
+    bool ok = true, any = false;
+    for (size_t a = 0; a < numAxes && ok; ++a) {
+      if (choice[a] < 0) continue;
+      DimSharding &d = s.dims[size_t(choice[a])];
+      d.axes.push_back(AxisRef{space.axes[a].name, 0, 0});
+      ok = shape[size_t(choice[a])] % d.shardCount(space.mesh) == 0;
+      any = true;
+    }
+    if (ok) out.push_back(any ? std::optional<TensorSharding>(std::move(s)) : std::nullopt);
+    size_t a = 0;
+    for (; a < numAxes; ++a) {
+      if (++choice[a] < int(rank)) break;
+      choice[a] = -1;
+    }
+    if (a == numAxes) break;
+  }
+  return out;
+}
+
+}  // namespace
+
+RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, const ShardingVector &start,
+                        const PlanCost &startCost, Clock::time_point deadline) {
+  RefineResult r;
+  r.shardings = start;
+  r.cost = startCost;
+  if (!startCost.feasible || space.axes.empty()) return r;
+  const Module &m = *space.m;
+  FuncView f{const_cast<Module &>(m), space.func};
+  const std::vector<OpId> &ops = m.blocks[f.entry()].ops;
+  std::span<const ValueId> args = f.args();
+  // The data arguments keep the layout the name-level plan gave them (what
+  // the input pipeline feeds, batch split as dp splits it): an op that wants
+  // them split differently slices them for free.
+  std::vector<bool> dataArg(m.values.size(), false);
+  {
+    std::vector<ArgumentInfo> infos = classifyArguments(m, space.func);
+    for (size_t i = 0; i < args.size(); ++i) dataArg[args[i]] = infos[i].role == ArgRole::Data;
+  }
+  auto movable = [&](ValueId v) {
+    return m.types.isTensor(m.type(v)) && m.types.rank(m.type(v)) > 0 && !space.fixed[v] && !space.base[v] &&
+           !dataArg[v];
+  };
+
+  // Signatures: type and defining op, then the producers' signatures; an
+  // argument by its type and how it is used.
+  std::vector<uint64_t> sig(m.values.size(), 0);
+  for (ValueId v : args) sig[v] = mix(uint64_t(m.type(v)) + 0xA59ull);
+  for (OpId op : ops)
+    for (uint32_t i = 0; i < m.numResults(op); ++i)
+      sig[m.result(op, i)] = mix(uint64_t(m.type(m.result(op, i))) ^ std::hash<std::string_view>{}(m.opName(op)) ^
+                                 (uint64_t(i) << 40));
+  for (OpId op : ops) {
+    const auto &operands = m.operands(op);
+    for (size_t k = 0; k < operands.size(); ++k)
+      if (m.values[operands[k]].isBlockArg)
+        sig[operands[k]] += mix(std::hash<std::string_view>{}(m.opName(op)) ^ (uint64_t(k) << 48));
+  }
+  for (int round = 0; round < kSignatureRounds; ++round) {
+    std::vector<uint64_t> next = sig;
+    for (OpId op : ops) {
+      uint64_t h = 0;
+      const auto &operands = m.operands(op);
+      for (size_t k = 0; k < operands.size(); ++k) h = mix(h ^ sig[operands[k]] ^ uint64_t(k));
+      for (uint32_t i = 0; i < m.numResults(op); ++i) next[m.result(op, i)] = mix(sig[m.result(op, i)] ^ h);
+    }
+    sig = std::move(next);
+  }
+
+  // Units: each movable value, with the elementwise ops that follow it.
+  std::vector<Unit> units;
+  std::vector<int32_t> unitOf(m.values.size(), -1);
+  auto newUnit = [&](ValueId v) {
+    unitOf[v] = int32_t(units.size());
+    units.push_back({{v}});
+  };
+  for (ValueId v : args)
+    if (movable(v)) newUnit(v);
+  for (OpId op : ops) {
+    if (m.numRegions(op) != 0) continue;
+    for (uint32_t i = 0; i < m.numResults(op); ++i) {
+      ValueId v = m.result(op, i);
+      if (!movable(v)) continue;
+      // Follow an op result before an argument, as the ILP does.
+      int32_t join = -1;
+      for (bool argsToo : {false, true})
+        for (ValueId u : m.operands(op))
+          if (join < 0 && unitOf[u] >= 0 && (argsToo || !m.values[u].isBlockArg) && followsOperand(m, op, u))
+            join = unitOf[u];
+      if (join < 0) {
+        newUnit(v);
+        continue;
+      }
+      unitOf[v] = join;
+      units[size_t(join)].values.push_back(v);
+    }
+  }
+
+  // Classes of alike units, in program order of their first unit.
+  std::vector<UnitClass> classes;
+  {
+    std::map<std::pair<uint64_t, size_t>, size_t> index;
+    for (size_t u = 0; u < units.size(); ++u) {
+      uint64_t h = 0;
+      for (ValueId v : units[u].values) h = mix(h ^ sig[v]);
+      auto [it, inserted] = index.try_emplace({h, units[u].values.size()}, classes.size());
+      if (inserted) classes.emplace_back();
+      classes[it->second].units.push_back(uint32_t(u));
+    }
+    for (UnitClass &c : classes)
+      c.candidates = candidateShardings(space, m.types.shape(m.type(units[c.units[0]].values[0])));
+  }
+
+  Simulator sim = simulatorFor(space, device);
+  for (size_t v = 0; v < start.size() && v < space.base.size(); ++v)
+    if (start[v] != space.base[v]) sim.setSharding(ValueId(v), start[v]);
+  std::vector<int64_t> scratch(m.ops.size(), 0);
+  PlanCost current = pricePlan(sim, m, space.func, device.hbmCapacity, scratch);
+  ++r.evaluations;
+  if (!current.feasible) return r;
+  ShardingVector plan = start;
+  plan.resize(m.values.size());
+
+  auto assign = [&](const UnitClass &c, const std::optional<TensorSharding> &s) {
+    for (uint32_t u : c.units)
+      for (ValueId v : units[u].values) sim.setSharding(v, s);
+  };
+  auto restore = [&](const UnitClass &c) {
+    for (uint32_t u : c.units)
+      for (ValueId v : units[u].values) sim.setSharding(v, plan[v]);
+  };
+  // Name windows: a name's members in program order, split into windows of
+  // every power-of-two length (half-overlapping); a move adds one axis to, or
+  // removes it from, the name's dimension of every value in one window.
+  std::vector<std::vector<DimRef>> nameMembers;
+  for (const DimName &n : space.names->names) {
+    std::vector<DimRef> members;
+    for (const DimRef &d : n.members)
+      if (movable(d.value) && (members.empty() || members.back().value != d.value)) members.push_back(d);
+    std::sort(members.begin(), members.end(), [](const DimRef &a, const DimRef &b) { return a.value < b.value; });
+    if (!members.empty()) nameMembers.push_back(std::move(members));
+  }
+  // Add: the axis onto the name's dimension of a value without it; Remove:
+  // off it; Move: from another dimension of the value onto the name's.
+  enum class WindowMove { Add, Remove, Move };
+  auto windowSharding = [&](const DimRef &d, const SearchAxis &axis,
+                            WindowMove kind) -> std::optional<std::optional<TensorSharding>> {
+    const std::optional<TensorSharding> &cur = plan[d.value];
+    bool uses = false, usesHere = false;
+    if (cur)
+      for (size_t k = 0; k < cur->dims.size(); ++k)
+        for (const AxisRef &a : cur->dims[k].axes)
+          if (a.name == axis.name) {
+            uses = true;
+            usesHere |= k == d.dim;
+          }
+    if (cur && (!cur->replicated.empty() || !cur->unreduced.empty())) return std::nullopt;
+    if (kind == WindowMove::Remove ? !usesHere : kind == WindowMove::Add ? uses : !uses || usesHere)
+      return std::nullopt;
+    TensorSharding next = cur ? *cur : TensorSharding::closed(space.meshName, size_t(m.types.rank(m.type(d.value))));
+    for (DimSharding &x : next.dims)
+      std::erase_if(x.axes, [&](const AxisRef &a) { return a.name == axis.name; });
+    if (kind == WindowMove::Remove) {
+      bool any = std::any_of(next.dims.begin(), next.dims.end(), [](const DimSharding &x) { return !x.axes.empty(); });
+      return any ? std::optional<TensorSharding>(std::move(next)) : std::optional<TensorSharding>();
+    }
+    std::vector<AxisRef> &axes = next.dims[d.dim].axes;
+    size_t p = 0;
+    while (p < axes.size() && space.mesh.axisIndex(axes[p].name) < axis.meshIndex) ++p;
+    axes.insert(axes.begin() + std::ptrdiff_t(p), AxisRef{axis.name, 0, 0});
+    if (m.types.shape(m.type(d.value))[d.dim] % next.dims[d.dim].shardCount(space.mesh) != 0) return std::nullopt;
+    return next;
+  };
+  // Tries one window move; keeps it when it improves the plan.
+  std::vector<std::pair<ValueId, std::optional<TensorSharding>>> changed;
+  auto tryWindow = [&](const std::vector<DimRef> &members, size_t from, size_t to, const SearchAxis &axis,
+                       WindowMove add) {
+    changed.clear();
+    for (size_t i = from; i < to; ++i)
+      if (std::optional<std::optional<TensorSharding>> s = windowSharding(members[i], axis, add)) {
+        sim.setSharding(members[i].value, *s);
+        changed.emplace_back(members[i].value, std::move(*s));
+      }
+    if (changed.empty()) return false;
+    double step = sim.evaluate().stepSeconds;
+    ++r.evaluations;
+    if (step < current.stepSeconds * (1 - 1e-9)) {
+      PlanCost cost = pricePlan(sim, m, space.func, device.hbmCapacity, scratch);
+      if (cost.feasible && cost.betterThan(current)) {
+        for (auto &[v, sh] : changed) plan[v] = std::move(sh);
+        current = cost;
+        ++r.moves;
+        return true;
+      }
+    }
+    for (const auto &ch : changed) sim.setSharding(ch.first, plan[ch.first]);
+    return false;
+  };
+
+  for (int pass = 0; pass < kMaxPasses; ++pass) {
+    bool improved = false;
+    for (const std::vector<DimRef> &members : nameMembers)
+      for (const SearchAxis &axis : space.axes)
+        for (WindowMove add : {WindowMove::Add, WindowMove::Remove, WindowMove::Move}) {
+          size_t len = 1;
+          while (len * 2 <= members.size()) len *= 2;
+          for (; len >= 1 && !r.timedOut; len /= 2)
+            for (size_t from = 0; from < members.size(); from += std::max<size_t>(1, len / 2)) {
+              if (Clock::now() >= deadline) {
+                r.timedOut = true;
+                break;
+              }
+              improved |= tryWindow(members, from, std::min(members.size(), from + len), axis, add);
+            }
+        }
+    for (const UnitClass &c : classes) {
+      if (Clock::now() >= deadline) {
+        r.timedOut = true;
+        break;
+      }
+      int64_t pick = -1;
+      PlanCost pickCost = current;
+      for (size_t k = 0; k < c.candidates.size(); ++k) {
+        const std::optional<TensorSharding> &cand = c.candidates[k];
+        bool same = true;
+        for (uint32_t u : c.units)
+          for (ValueId v : units[u].values) same = same && plan[v] == cand;
+        if (same) continue;
+        assign(c, cand);
+        double step = sim.evaluate().stepSeconds;
+        ++r.evaluations;
+        // The memory walk only for a faster step: most candidates are not.
+        if (step < pickCost.stepSeconds * (1 - 1e-9)) {
+          PlanCost cost = pricePlan(sim, m, space.func, device.hbmCapacity, scratch);
+          if (cost.feasible && cost.betterThan(pickCost)) {
+            pick = int64_t(k);
+            pickCost = cost;
+          }
+        }
+        restore(c);
+      }
+      if (pick < 0) continue;
+      const std::optional<TensorSharding> &chosen = c.candidates[size_t(pick)];
+      assign(c, chosen);
+      for (uint32_t u : c.units)
+        for (ValueId v : units[u].values) plan[v] = chosen;
+      current = pickCost;
+      ++r.moves;
+      improved = true;
+    }
+    if (!improved || r.timedOut) break;
+  }
+  if (r.moves == 0) return r;
+  sim.evaluate();
+  r.cost = current;
+  for (size_t v = 0; v < plan.size(); ++v)
+    if (v >= start.size() ? plan[v].has_value() : plan[v] != start[v]) ++r.changedValues;
+  r.shardings = std::move(plan);
+  return r;
+}
+
+}  // namespace autopart
