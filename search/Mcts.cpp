@@ -387,10 +387,14 @@ MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const M
   r.evaluations += 1;
   if (o.refine) {
     Clock::time_point refineEnd = std::max(deadline, Clock::now() + (deadline - start) / 10);
-    RefineResult refined = refinePlan(space, device, r.shardings, r.cost, refineEnd);
+    RefineOptions ro;
+    ro.annealSteps = o.annealSteps;
+    ro.seed = o.seed;
+    RefineResult refined = refinePlan(space, device, r.shardings, r.cost, refineEnd, ro);
     r.evaluations += refined.evaluations;
     r.refineMoves = refined.moves;
     r.refinedValues = refined.changedValues;
+    r.annealAccepted = refined.annealAccepted;
     r.cost = refined.cost;
     r.shardings = std::move(refined.shardings);
   }

@@ -18,8 +18,9 @@
 // the lower thread) is then polished by local search: add one action, drop
 // one, swap two axes throughout the plan and descend greedily, or drop one
 // and descend greedily without it (a swap of what an axis shards), while the
-// plan improves, and the result refined value by value
-// (search/Refine.h: what names cannot express). With an iteration budget the result depends
+// plan improves, and the result refined value by value with a descent, an
+// annealing walk and a second descent (search/Refine.h: what names cannot
+// express). With an iteration budget the result depends
 // only on the seed; a time budget that cuts the search short does not.
 //
 //   MctsOptions o;  o.iterations = 2000;  o.seed = 1;
@@ -49,6 +50,8 @@ struct MctsOptions {
   bool polish = true;
   // Per-value refinement of the polished plan (search/Refine.h).
   bool refine = true;
+  // Simulated-annealing proposals inside the refinement (0: descent only).
+  int64_t annealSteps = 50000;
 };
 
 struct MctsResult {
@@ -61,6 +64,7 @@ struct MctsResult {
   bool timedOut = false;
   int64_t refineMoves = 0;     // accepted refinement moves
   int64_t refinedValues = 0;   // values the refinement re-sharded
+  int64_t annealAccepted = 0;  // annealing moves taken (uphill ones too)
 
 };
 

@@ -38,13 +38,16 @@ SearchMethodRegistration mcts("mcts", "Monte Carlo Tree Search over the named-di
                                 o.threads = b.threads;
                                 o.progress = b.progress;
                                 o.greedyRollouts = b.greedyRollouts;
+                                o.annealSteps = b.annealSteps;
                                 MctsResult r = runMcts(space, p.device, o);
                                 SearchOutcome out;
                                 out.shardings = std::move(r.shardings);
                                 for (uint32_t id : r.actions) out.actions.push_back(space.describe(id));
-                                if (r.refineMoves > 0)
-                                  out.actions.push_back("refine: " + std::to_string(r.refineMoves) + " moves, " +
-                                                        std::to_string(r.refinedValues) + " values re-sharded");
+                                if (r.refinedValues > 0)
+                                  out.actions.push_back("refine: " + std::to_string(r.refineMoves) +
+                                                        " descent moves, " + std::to_string(r.annealAccepted) +
+                                                        " annealing moves, " + std::to_string(r.refinedValues) +
+                                                        " values re-sharded");
                                 out.evaluations = r.evaluations;
                                 out.iterations = r.iterations;
                                 out.complete = !r.timedOut;

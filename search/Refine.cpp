@@ -1,6 +1,7 @@
 #include "search/Refine.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <map>
 
@@ -22,6 +23,9 @@ uint64_t mix(uint64_t z) {
 // look alike while the first layer (fed by the embedding) does not.
 constexpr int kSignatureRounds = 3;
 constexpr int kMaxPasses = 8;
+// Annealing temperatures, as fractions of the step time at its start.
+constexpr double kAnnealHot = 0.01;
+constexpr double kAnnealCold = 1e-5;
 
 struct Unit {
   std::vector<ValueId> values;  // head first
@@ -73,10 +77,19 @@ std::vector<std::optional<TensorSharding>> candidateShardings(const ActionSpace 
   return out;
 }
 
+// Devices a value is split over.
+int64_t shardsOf(const std::optional<TensorSharding> &s, const Mesh &mesh) {
+  int64_t n = 1;
+  if (s)
+    for (const DimSharding &d : s->dims) n *= d.shardCount(mesh);
+  return n;
+}
+
 }  // namespace
 
 RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, const ShardingVector &start,
-                        const PlanCost &startCost, Clock::time_point deadline) {
+                        const PlanCost &startCost, Clock::time_point deadline,
+                        const RefineOptions &options) {
   RefineResult r;
   r.shardings = start;
   r.cost = startCost;
@@ -85,17 +98,20 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
   FuncView f{const_cast<Module &>(m), space.func};
   const std::vector<OpId> &ops = m.blocks[f.entry()].ops;
   std::span<const ValueId> args = f.args();
-  // The data arguments keep the layout the name-level plan gave them (what
-  // the input pipeline feeds, batch split as dp splits it): an op that wants
-  // them split differently slices them for free.
-  std::vector<bool> dataArg(m.values.size(), false);
+  // A data argument may change layout but not be split over fewer devices
+  // than the name-level plan split it: the input pipeline feeds each device
+  // its slice, and a replicated batch would be a free but unreal load.
+  std::vector<int64_t> minShards(m.values.size(), 0);
   {
     std::vector<ArgumentInfo> infos = classifyArguments(m, space.func);
-    for (size_t i = 0; i < args.size(); ++i) dataArg[args[i]] = infos[i].role == ArgRole::Data;
+    for (size_t i = 0; i < args.size(); ++i)
+      if (infos[i].role == ArgRole::Data) minShards[args[i]] = std::max<int64_t>(1, shardsOf(start[args[i]], space.mesh));
   }
+  auto allowed = [&](ValueId v, const std::optional<TensorSharding> &s) {
+    return minShards[v] == 0 || shardsOf(s, space.mesh) >= minShards[v];
+  };
   auto movable = [&](ValueId v) {
-    return m.types.isTensor(m.type(v)) && m.types.rank(m.type(v)) > 0 && !space.fixed[v] && !space.base[v] &&
-           !dataArg[v];
+    return m.types.isTensor(m.type(v)) && m.types.rank(m.type(v)) > 0 && !space.fixed[v] && !space.base[v];
   };
 
   // Signatures: type and defining op, then the producers' signatures; an
@@ -154,18 +170,70 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
 
   // Classes of alike units, in program order of their first unit.
   std::vector<UnitClass> classes;
+  std::vector<uint64_t> unitSig(units.size(), 0);
+  for (size_t u = 0; u < units.size(); ++u)
+    for (ValueId v : units[u].values) unitSig[u] = mix(unitSig[u] ^ sig[v]);
   {
     std::map<std::pair<uint64_t, size_t>, size_t> index;
     for (size_t u = 0; u < units.size(); ++u) {
-      uint64_t h = 0;
-      for (ValueId v : units[u].values) h = mix(h ^ sig[v]);
-      auto [it, inserted] = index.try_emplace({h, units[u].values.size()}, classes.size());
+      auto [it, inserted] = index.try_emplace({unitSig[u], units[u].values.size()}, classes.size());
       if (inserted) classes.emplace_back();
       classes[it->second].units.push_back(uint32_t(u));
     }
-    for (UnitClass &c : classes)
-      c.candidates = candidateShardings(space, m.types.shape(m.type(units[c.units[0]].values[0])));
   }
+  // Groups: units an elementwise op joins (`m2 = b1 * m + (1 - b1) * g`
+  // joins the gradient's unit to the moment's), moved as one so a chain of
+  // same-shaped values can change layout without a reshard inside it: the
+  // optimizer update of one parameter split over "data" takes its gradient,
+  // both moments and the new value at once. Alike groups form a class too.
+  {
+    std::vector<uint32_t> parent(units.size());
+    for (uint32_t u = 0; u < parent.size(); ++u) parent[u] = u;
+    auto find = [&](uint32_t u) {
+      while (parent[u] != u) u = parent[u] = parent[parent[u]];
+      return u;
+    };
+    // An argument the program also computes with (a parameter the forward
+    // pass reads) stays out of groups: split with its update it would be
+    // gathered at every such use, where left whole only the returned new
+    // value is gathered, once.
+    std::vector<bool> computedWith(m.values.size(), false);
+    for (OpId op : ops) {
+      if (m.numResults(op) == 0) continue;  // the return
+      for (ValueId u : m.operands(op))
+        if (m.values[u].isBlockArg && !followsOperand(m, op, u)) computedWith[u] = true;
+    }
+    for (OpId op : ops) {
+      if (m.numResults(op) != 1 || m.numRegions(op) != 0) continue;
+      ValueId res = m.result(op);
+      if (unitOf[res] < 0) continue;
+      for (ValueId u : m.operands(op))
+        if (unitOf[u] >= 0 && unitOf[u] != unitOf[res] && followsOperand(m, op, u) &&
+            !computedWith[units[size_t(unitOf[u])].values[0]] &&
+            !computedWith[units[size_t(unitOf[res])].values[0]]) {
+          uint32_t a = find(uint32_t(unitOf[u])), b = find(uint32_t(unitOf[res]));
+          if (a != b) parent[std::max(a, b)] = std::min(a, b);
+        }
+    }
+    std::vector<std::vector<uint32_t>> groups(units.size());
+    for (uint32_t u = 0; u < units.size(); ++u) groups[find(u)].push_back(u);
+    std::map<std::pair<uint64_t, size_t>, size_t> index;
+    for (uint32_t g = 0; g < groups.size(); ++g) {
+      if (groups[g].size() < 2) continue;
+      uint64_t h = 0x6A09E667F3BCC909ull;
+      size_t n = 0;
+      for (uint32_t u : groups[g]) {
+        h = mix(h ^ unitSig[u]);
+        n += units[u].values.size();
+      }
+      auto [it, inserted] = index.try_emplace({h, n}, classes.size());
+      if (inserted) classes.emplace_back();
+      std::vector<uint32_t> &members = classes[it->second].units;
+      members.insert(members.end(), groups[g].begin(), groups[g].end());
+    }
+  }
+  for (UnitClass &c : classes)
+    c.candidates = candidateShardings(space, m.types.shape(m.type(units[c.units[0]].values[0])));
 
   Simulator sim = simulatorFor(space, device);
   for (size_t v = 0; v < start.size() && v < space.base.size(); ++v)
@@ -177,6 +245,12 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
   ShardingVector plan = start;
   plan.resize(m.values.size());
 
+  auto classAllows = [&](const UnitClass &c, const std::optional<TensorSharding> &s) {
+    for (uint32_t u : c.units)
+      for (ValueId v : units[u].values)
+        if (!allowed(v, s)) return false;
+    return true;
+  };
   auto assign = [&](const UnitClass &c, const std::optional<TensorSharding> &s) {
     for (uint32_t u : c.units)
       for (ValueId v : units[u].values) sim.setSharding(v, s);
@@ -218,13 +292,16 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
       std::erase_if(x.axes, [&](const AxisRef &a) { return a.name == axis.name; });
     if (kind == WindowMove::Remove) {
       bool any = std::any_of(next.dims.begin(), next.dims.end(), [](const DimSharding &x) { return !x.axes.empty(); });
-      return any ? std::optional<TensorSharding>(std::move(next)) : std::optional<TensorSharding>();
+      std::optional<TensorSharding> out = any ? std::optional<TensorSharding>(std::move(next)) : std::nullopt;
+      if (!allowed(d.value, out)) return std::nullopt;
+      return out;
     }
     std::vector<AxisRef> &axes = next.dims[d.dim].axes;
     size_t p = 0;
     while (p < axes.size() && space.mesh.axisIndex(axes[p].name) < axis.meshIndex) ++p;
     axes.insert(axes.begin() + std::ptrdiff_t(p), AxisRef{axis.name, 0, 0});
     if (m.types.shape(m.type(d.value))[d.dim] % next.dims[d.dim].shardCount(space.mesh) != 0) return std::nullopt;
+    if (!allowed(d.value, next)) return std::nullopt;
     return next;
   };
   // Tries one window move; keeps it when it improves the plan.
@@ -253,60 +330,140 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
     return false;
   };
 
-  for (int pass = 0; pass < kMaxPasses; ++pass) {
-    bool improved = false;
-    for (const std::vector<DimRef> &members : nameMembers)
-      for (const SearchAxis &axis : space.axes)
-        for (WindowMove add : {WindowMove::Add, WindowMove::Remove, WindowMove::Move}) {
-          size_t len = 1;
-          while (len * 2 <= members.size()) len *= 2;
-          for (; len >= 1 && !r.timedOut; len /= 2)
-            for (size_t from = 0; from < members.size(); from += std::max<size_t>(1, len / 2)) {
-              if (Clock::now() >= deadline) {
-                r.timedOut = true;
-                break;
-              }
-              improved |= tryWindow(members, from, std::min(members.size(), from + len), axis, add);
-            }
-        }
-    for (const UnitClass &c : classes) {
-      if (Clock::now() >= deadline) {
+  // Simulated annealing (FlexFlow's MCMC over per-op strategies, here over
+  // class and window moves): a random move is kept when it is faster, or
+  // slower by d with probability exp(-d / T), T cooling geometrically from
+  // kAnnealHot to kAnnealCold of the step time; only plans that fit are
+  // entered. The best plan seen is the result. Escapes the local optimum of
+  // the descent when a better plan needs several moves that are each uphill.
+  auto anneal = [&] {
+    uint64_t rng = mix(options.seed ^ 0xD1B54A32D192ED03ull);
+    auto next = [&] { return rng = mix(rng + 0x9E3779B97F4A7C15ull); };
+    auto below = [&](uint64_t n) { return n == 0 ? 0 : next() % n; };
+    auto unit01 = [&] { return double(next() >> 11) * 0x1.0p-53; };
+    ShardingVector best;
+    PlanCost bestCost = current;
+    bool atBest = true;
+    double hot = kAnnealHot * current.stepSeconds, cold = kAnnealCold * current.stepSeconds;
+    std::vector<std::pair<ValueId, std::optional<TensorSharding>>> moved;
+    for (int64_t i = 0; i < options.annealSteps; ++i) {
+      if ((i & 63) == 0 && Clock::now() >= deadline) {
         r.timedOut = true;
         break;
       }
-      int64_t pick = -1;
-      PlanCost pickCost = current;
-      for (size_t k = 0; k < c.candidates.size(); ++k) {
-        const std::optional<TensorSharding> &cand = c.candidates[k];
-        bool same = true;
+      double temp = hot * std::pow(cold / hot, double(i) / double(options.annealSteps));
+      moved.clear();
+      bool byClass = nameMembers.empty() || (next() & 1);
+      if (byClass) {
+        const UnitClass &c = classes[below(classes.size())];
+        const std::optional<TensorSharding> &cand = c.candidates[below(c.candidates.size())];
+        if (!classAllows(c, cand)) continue;
         for (uint32_t u : c.units)
-          for (ValueId v : units[u].values) same = same && plan[v] == cand;
-        if (same) continue;
-        assign(c, cand);
-        double step = sim.evaluate().stepSeconds;
-        ++r.evaluations;
-        // The memory walk only for a faster step: most candidates are not.
-        if (step < pickCost.stepSeconds * (1 - 1e-9)) {
-          PlanCost cost = pricePlan(sim, m, space.func, device.hbmCapacity, scratch);
-          if (cost.feasible && cost.betterThan(pickCost)) {
-            pick = int64_t(k);
-            pickCost = cost;
-          }
-        }
-        restore(c);
+          for (ValueId v : units[u].values)
+            if (plan[v] != cand) moved.emplace_back(v, cand);
+      } else {
+        const std::vector<DimRef> &members = nameMembers[below(nameMembers.size())];
+        const SearchAxis &axis = space.axes[below(space.axes.size())];
+        WindowMove kind = WindowMove(below(3));
+        size_t len = size_t(1) << below(uint64_t(std::bit_width(members.size())));
+        size_t from = below(members.size() - std::min(len, members.size()) + 1);
+        for (size_t k = from; k < std::min(members.size(), from + len); ++k)
+          if (std::optional<std::optional<TensorSharding>> sh = windowSharding(members[k], axis, kind))
+            moved.emplace_back(members[k].value, std::move(*sh));
       }
-      if (pick < 0) continue;
-      const std::optional<TensorSharding> &chosen = c.candidates[size_t(pick)];
-      assign(c, chosen);
-      for (uint32_t u : c.units)
-        for (ValueId v : units[u].values) plan[v] = chosen;
-      current = pickCost;
-      ++r.moves;
-      improved = true;
+      if (moved.empty()) continue;
+      ++r.annealProposals;
+      for (const auto &[v, sh] : moved) sim.setSharding(v, sh);
+      double step = sim.evaluate().stepSeconds;
+      ++r.evaluations;
+      double d = step - current.stepSeconds;
+      bool take = d <= 0 || unit01() < std::exp(-d / temp);
+      PlanCost cost;
+      if (take) {
+        cost = pricePlan(sim, m, space.func, device.hbmCapacity, scratch);
+        take = cost.feasible;
+      }
+      if (!take) {
+        for (const auto &mv : moved) sim.setSharding(mv.first, plan[mv.first]);
+        continue;
+      }
+      bool newBest = cost.betterThan(bestCost);
+      if (!newBest && atBest) best = plan;  // leaving the best plan: keep it
+      for (auto &[v, sh] : moved) plan[v] = std::move(sh);
+      current = cost;
+      atBest = newBest || (atBest && !bestCost.betterThan(cost));
+      if (newBest) bestCost = cost;
+      ++r.annealAccepted;
     }
-    if (!improved || r.timedOut) break;
+    if (atBest) return;
+    for (size_t v = 0; v < plan.size(); ++v)
+      if (plan[v] != best[v]) sim.setSharding(ValueId(v), best[v]);
+    sim.evaluate();
+    plan = std::move(best);
+    current = bestCost;
+  };
+
+  auto descend = [&] {
+    for (int pass = 0; pass < kMaxPasses; ++pass) {
+      bool improved = false;
+      for (const std::vector<DimRef> &members : nameMembers)
+        for (const SearchAxis &axis : space.axes)
+          for (WindowMove add : {WindowMove::Add, WindowMove::Remove, WindowMove::Move}) {
+            size_t len = 1;
+            while (len * 2 <= members.size()) len *= 2;
+            for (; len >= 1 && !r.timedOut; len /= 2)
+              for (size_t from = 0; from < members.size(); from += std::max<size_t>(1, len / 2)) {
+                if (Clock::now() >= deadline) {
+                  r.timedOut = true;
+                  break;
+                }
+                improved |= tryWindow(members, from, std::min(members.size(), from + len), axis, add);
+              }
+          }
+      for (const UnitClass &c : classes) {
+        if (Clock::now() >= deadline) {
+          r.timedOut = true;
+          break;
+        }
+        int64_t pick = -1;
+        PlanCost pickCost = current;
+        for (size_t k = 0; k < c.candidates.size(); ++k) {
+          const std::optional<TensorSharding> &cand = c.candidates[k];
+          bool same = true;
+          for (uint32_t u : c.units)
+            for (ValueId v : units[u].values) same = same && plan[v] == cand;
+          if (same || !classAllows(c, cand)) continue;
+          assign(c, cand);
+          double step = sim.evaluate().stepSeconds;
+          ++r.evaluations;
+          // The memory walk only for a faster step: most candidates are not.
+          if (step < pickCost.stepSeconds * (1 - 1e-9)) {
+            PlanCost cost = pricePlan(sim, m, space.func, device.hbmCapacity, scratch);
+            if (cost.feasible && cost.betterThan(pickCost)) {
+              pick = int64_t(k);
+              pickCost = cost;
+            }
+          }
+          restore(c);
+        }
+        if (pick < 0) continue;
+        const std::optional<TensorSharding> &chosen = c.candidates[size_t(pick)];
+        assign(c, chosen);
+        for (uint32_t u : c.units)
+          for (ValueId v : units[u].values) plan[v] = chosen;
+        current = pickCost;
+        ++r.moves;
+        improved = true;
+      }
+      if (!improved || r.timedOut) break;
+    }
+  };
+  descend();
+  if (options.annealSteps > 0 && !r.timedOut) {
+    anneal();
+    descend();
   }
-  if (r.moves == 0) return r;
+  if (r.moves == 0 && !current.betterThan(startCost)) return r;
   sim.evaluate();
   r.cost = current;
   for (size_t v = 0; v < plan.size(); ++v)

@@ -34,18 +34,29 @@
 
 namespace autopart {
 
+struct RefineOptions {
+  // Simulated-annealing proposals after the first descent, followed by a
+  // second descent (0: descent only). With a count, not a deadline, the
+  // result depends only on the seed.
+  int64_t annealSteps = 0;
+  uint64_t seed = 0;
+};
+
 struct RefineResult {
   ShardingVector shardings;
   PlanCost cost;
   int64_t moves = 0;          // accepted class moves
   int64_t changedValues = 0;  // values whose sharding differs from the start
   int64_t evaluations = 0;    // simulator step evaluations
+  int64_t annealProposals = 0;
+  int64_t annealAccepted = 0;
   bool timedOut = false;
 };
 
 // Refines `start` (priced `startCost` on `device`); an infeasible start is
 // returned unchanged.
 RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, const ShardingVector &start,
-                        const PlanCost &startCost, std::chrono::steady_clock::time_point deadline);
+                        const PlanCost &startCost, std::chrono::steady_clock::time_point deadline,
+                        const RefineOptions &options = {});
 
 }  // namespace autopart

@@ -44,6 +44,7 @@ struct SearchBudget {
   bool progress = false;    // progress line on stderr
   double exploration = 0.7; // UCT constant (mcts)
   bool greedyRollouts = false;  // mcts: greedy instead of random rollouts
+  int64_t annealSteps = 50000;  // mcts: annealing proposals in the refinement
 };
 
 struct SearchOutcome {

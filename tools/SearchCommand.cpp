@@ -38,6 +38,7 @@ struct SearchOptions {
   double exploration = 0.7;
   int threads = 2;
   std::string rollout = "random";
+  int64_t annealSteps = 50000;
   bool json = false;
   bool reprint = false;
 };
@@ -114,6 +115,7 @@ int runSearch(const SearchOptions &o) {
   budget.threads = o.threads;
   budget.exploration = o.exploration;
   budget.greedyRollouts = o.rollout == "greedy";
+  budget.annealSteps = o.annealSteps;
   budget.progress = !o.json;
 
   std::vector<SearchOutcome> results;
@@ -210,6 +212,9 @@ CommandRegistration reg(
       app.add_option("--threads", o->threads, "Search threads (default 2)");
       app.add_option("--rollout", o->rollout, "MCTS rollouts: random (default) or greedy")
           ->check(CLI::IsMember({"random", "greedy"}));
+      app.add_option("--anneal-steps", o->annealSteps,
+                     "MCTS: simulated-annealing proposals when refining the plan (default 50000, 0: descent only)")
+          ->check(CLI::NonNegativeNumber);
       app.add_option("--function", o->function, "Entry function (default: main)");
       app.add_flag("--json", o->json, "Machine-readable output");
       app.add_flag("--reprint", o->reprint, "With -o: print the program in MLIR's style instead of editing the input text");
