@@ -5,8 +5,9 @@
 // matches FileCheck lines written against mlir-opt: inside each func.func,
 // op results are numbered %0, %1, ... in order (an op with two results is
 // %3:2, used as %3#0), block arguments %arg0, %arg1, ..., constants %cst
-// (float) / %c (integer) with a shared `_N` suffix counter on collisions, and
-// while-loop arguments %iterArg. A nested region continues the counters of its
+// (float) / %c (integer), rng_bit_generator results %output_state, %output,
+// with a shared `_N` suffix counter on collisions, and while-loop arguments
+// %iterArg. A nested region continues the counters of its
 // parent at the point the parent's own ops are all numbered, and sibling
 // regions restart from the same point:
 //
@@ -369,13 +370,13 @@ std::string AsmPrinter::uniqueName(std::string_view base, uint32_t &nextConflict
   return name;
 }
 
-// The asm name an op gives its result, as its OpAsmOpInterface would.
-static std::string_view resultNameHint(const Module &m, OpId op) {
-  if (m.numResults(op) != 1) return {};
+// The asm names an op gives its results, as its OpAsmOpInterface would:
+// one per result, or none (numbered).
+static std::vector<std::string_view> resultNameHints(const Module &m, OpId op) {
   std::string_view name = m.opName(op);
-  if (name == "stablehlo.constant") {
-    return m.types.isIntegerElement(m.type(m.result(op))) ? "c" : "cst";
-  }
+  if (name == "stablehlo.constant" && m.numResults(op) == 1)
+    return {m.types.isIntegerElement(m.type(m.result(op))) ? "c" : "cst"};
+  if (name == "stablehlo.rng_bit_generator" && m.numResults(op) == 2) return {"output_state", "output"};
   return {};
 }
 
@@ -396,10 +397,12 @@ void AsmPrinter::numberRegion(RegionId r, uint32_t nextValue, uint32_t nextArg,
     for (OpId op : m.blocks[b].ops) {
       const Operation &o = m.ops[op];
       if (o.numResults == 0) continue;
-      std::string_view hint = resultNameHint(m, op);
-      if (!hint.empty()) {
-        valueNames_[o.resultBegin] = {3, uint32_t(named_.size())};
-        named_.push_back(uniqueName(hint, nextConflict));
+      std::vector<std::string_view> hints = resultNameHints(m, op);
+      if (!hints.empty()) {
+        for (uint32_t i = 0; i < o.numResults; ++i) {
+          valueNames_[o.resultBegin + i] = {3, uint32_t(named_.size())};
+          named_.push_back(uniqueName(hints[i], nextConflict));
+        }
         continue;
       }
       uint32_t id = nextValue++;

@@ -7,6 +7,8 @@
 //          out_shardings=[<@mesh, [{"a"}, {}]>] manual_axes={"a"}
 //          (%arg1: tensor<4x8xf32>) { ... sdy.return %arg1 : tensor<4x8xf32> }
 //          : (tensor<8x8xf32>) -> tensor<8x8xf32>
+//   %5 = sdy.func_data_flow_edge %4 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>}
+//          : tensor<8x8xf32>                                   (%4 a func.call result)
 #include "ir/OpSyntax.h"
 
 namespace autopart {
@@ -187,6 +189,24 @@ void printDataFlowEdge(AsmPrinter &p, OpId op) {
     printShardingBody(p, s);
   }
   p.attrDict(op, {"sharding"});
+  p.out += " : ";
+  p.type(p.m.type(p.m.result(op)));
+}
+
+// `%1 = sdy.func_data_flow_edge %0 {sdy.sharding = #sdy.sharding_per_value<[...]>} : t`:
+// unlike `sdy.data_flow_edge` its sharding is an ordinary `sdy.sharding`
+// attribute, as on any op with one result.
+bool parseFuncDataFlowEdge(Parser &p, OpState &st) {
+  ValueId v;
+  if (!p.parseValueUse(v)) return false;
+  st.operands.push_back(v);
+  return parseTrailingType(p, st);
+}
+
+void printFuncDataFlowEdge(AsmPrinter &p, OpId op) {
+  p.out += ' ';
+  p.operands(op);
+  p.attrDict(op, {});
   p.out += " : ";
   p.type(p.m.type(p.m.result(op)));
 }
@@ -382,6 +402,7 @@ const OpSyntaxEntry kEntries[] = {
     {"sdy.sharding_group", {parseShardingGroup, printShardingGroup}},
     {"sdy.propagation_barrier", {parseBarrier, printBarrier}},
     {"sdy.data_flow_edge", {parseDataFlowEdge, printDataFlowEdge}},
+    {"sdy.func_data_flow_edge", {parseFuncDataFlowEdge, printFuncDataFlowEdge}},
     {"sdy.constant", {parseSdyConstant, printSdyConstant}},
     {"sdy.all_gather", {parseCollective<kGatheringAxes>, printCollective<kGatheringAxes>}},
     {"sdy.all_slice", {parseCollective<kSlicingAxes>, printCollective<kSlicingAxes>}},

@@ -267,10 +267,13 @@ private:
     std::span<const ValueId> operands = m_.operands(op);
     for (uint32_t i = 0; i < operands.size(); ++i) uses_[operands[i]].push_back({op, i});
     std::string_view name = m_.opName(op);
-    if (name == "sdy.data_flow_edge") {
+    if (name == "sdy.data_flow_edge" || name == "sdy.func_data_flow_edge") {
       edgeOps_.push_back(op);
       return;  // bound in buildEdges
     }
+    if (name == "func.call")
+      if (AttrId callee = m_.attr(op, "callee"); callee != kNoAttr)
+        callsTo_[std::string(symbolName(m_.attrs.get(callee).text))].push_back(op);
     if (name == "sdy.sharding_group") {
       groupOps_.push_back(op);
       return;
@@ -336,18 +339,54 @@ private:
     e.sourceUses.push_back({user, index});
   }
 
+  static std::string_view symbolName(std::string_view ref) {
+    if (ref.starts_with("@")) ref.remove_prefix(1);
+    return ref;
+  }
+
+  // A `sdy.func_data_flow_edge` on a function argument takes the operand of
+  // every call to the function; one on a call result takes what the callee
+  // returns. The edge's own `sdy.sharding` holds the sharding, the function
+  // argument and call result share it (as Shardy's edge owns it until it is
+  // sunk).
+  void addFuncEdgeSources(Edge &e, ValueId input) {
+    const ValueInfo &info = m_.values[input];
+    if (info.isBlockArg) {
+      OpId func = m_.regions[m_.blocks[info.owner].parent].parent;
+      if (!m_.isa(func, "func.func")) return;
+      AttrId name = m_.attr(func, "sym_name");
+      if (name == kNoAttr) return;
+      auto it = callsTo_.find(m_.attrs.stringValue(name));
+      if (it == callsTo_.end()) return;
+      for (OpId call : it->second) addSource(e, call, info.index);
+      return;
+    }
+    OpId call = info.owner;
+    if (!m_.isa(call, "func.call")) return;
+    AttrId callee = m_.attr(call, "callee");
+    if (callee == kNoAttr) return;
+    OpId func = m_.lookupSymbol(symbolName(m_.attrs.get(callee).text));
+    if (func == kNone || !m_.isa(func, "func.func")) return;
+    addSource(e, FuncView{m_, func}.returnOp(), info.index);
+  }
+
   bool buildEdges() {
     for (OpId edgeOp : edgeOps_) {
       if (m_.numOperands(edgeOp) != 1 || m_.numResults(edgeOp) != 1) continue;
       ValueId input = m_.operand(edgeOp, 0), out = m_.result(edgeOp, 0);
       if (!shardableType(m_.type(out))) continue;
-      uint32_t slot = newSlot(Storage::OpAttr, edgeOp, 0, asSharding(m_, m_.attr(edgeOp, "sharding")));
+      bool funcEdge = m_.isa(edgeOp, "sdy.func_data_flow_edge");
+      uint32_t slot = funcEdge ? newSlot(Storage::OpResult, edgeOp, 0, listEntry(edgeOp, "sdy.sharding", 0))
+                               : newSlot(Storage::OpAttr, edgeOp, 0, asSharding(m_, m_.attr(edgeOp, "sharding")));
       bindValue(out, slot);
       Edge e;
       e.op = edgeOp;
       e.target.slot = slot;
       const ValueInfo &info = m_.values[input];
-      if (info.isBlockArg) {
+      if (funcEdge) {
+        rebind(input, slot);
+        addFuncEdgeSources(e, input);
+      } else if (info.isBlockArg) {
         // A body argument of a manual / named computation: the op's operand
         // flows into it.
         OpId owner = m_.regions[m_.blocks[info.owner].parent].parent;
@@ -384,7 +423,7 @@ private:
           if (m_.numRegions(owner) > 0) addSource(e, terminatorOf(m_.region(owner, 0)), i, manual);
         }
       }
-      for (const Use &u : e.sourceUses) edgeOfUse_[{u.user, u.index}] = uint32_t(edges_.size());
+      for (const Use &u : e.sourceUses) edgesOfUse_[{u.user, u.index}].push_back(uint32_t(edges_.size()));
       edgeIndex_[edgeOp] = uint32_t(edges_.size());
       edges_.push_back(std::move(e));
     }
@@ -458,9 +497,10 @@ private:
       if (info.isBlockArg) enqueue(m_.regions[m_.blocks[info.owner].parent].parent);
       else enqueue(info.owner);
       for (const Use &u : uses_[v]) {
-        auto it = edgeOfUse_.find({u.user, u.index});
-        if (it != edgeOfUse_.end()) enqueue(edges_[it->second].op);
-        else if (isTerminatorName(m_.opName(u.user))) enqueue(m_.parentOp(u.user));
+        auto it = edgesOfUse_.find({u.user, u.index});
+        if (it != edgesOfUse_.end()) {
+          for (uint32_t e : it->second) enqueue(edges_[e].op);
+        } else if (isTerminatorName(m_.opName(u.user))) enqueue(m_.parentOp(u.user));
         else enqueue(u.user);
       }
     }
@@ -499,7 +539,8 @@ private:
     if (opLevel_ < 0) return PropagationDirection::Both;
     std::string_view n = m_.opName(op);
     PropagationDirection d = PropagationDirection::None;
-    if (n == "sdy.data_flow_edge" || n == "stablehlo.reshape" || n == "stablehlo.transpose" ||
+    if (n == "sdy.data_flow_edge" || n == "sdy.func_data_flow_edge" || n == "stablehlo.reshape" ||
+        n == "stablehlo.transpose" ||
         (rule && isElementwise(*rule)))
       d = PropagationDirection::Both;
     else if (n == "stablehlo.dynamic_slice" || n == "stablehlo.dynamic_update_slice")
@@ -516,7 +557,7 @@ private:
 
   void step(OpId op) {
     std::string_view name = m_.opName(op);
-    if (name == "sdy.data_flow_edge") {
+    if (name == "sdy.data_flow_edge" || name == "sdy.func_data_flow_edge") {
       auto it = edgeIndex_.find(op);
       if (it == edgeIndex_.end()) return;
       const Edge &e = edges_[it->second];
@@ -752,7 +793,9 @@ private:
   std::vector<std::pair<uint32_t, TensorSharding>> originals_;
   int opLevel_ = -1;  // op-priority level of the running fixpoint, -1: none
   std::vector<Edge> edges_;
-  std::map<std::pair<OpId, uint32_t>, uint32_t> edgeOfUse_;
+  // A function's return value feeds the edge of every call's result.
+  std::map<std::pair<OpId, uint32_t>, std::vector<uint32_t>> edgesOfUse_;
+  std::map<std::string, std::vector<OpId>, std::less<>> callsTo_;
   std::map<OpId, uint32_t> edgeIndex_;
   std::map<int64_t, std::vector<uint32_t>> groups_;
   std::vector<OpId> stack_;
