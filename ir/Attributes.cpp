@@ -1,5 +1,7 @@
 #include "ir/Attributes.h"
 
+#include "ir/FloatFormat.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -163,6 +165,17 @@ AttrId AttrTable::denseArrayFloat(TypeId element, std::vector<double> values,
 
 AttrId AttrTable::denseElements(std::string_view prefix, std::string_view body,
                                 TypeId type) {
+  // f32 / f64 literals are re-spelled as MLIR prints them (`1.0` as
+  // `1.000000e+00`); a hexadecimal string stays a view.
+  if (prefix == "dense" && type != kNoType) {
+    std::string_view element = types_.str(types_.elementType(type));
+    if (element == "f32" || element == "f64") {
+      if (std::optional<std::string> canonical = canonicalFloatElements(body, element == "f32")) {
+        ownedText_.push_back(std::move(*canonical));
+        body = ownedText_.back();
+      }
+    }
+  }
   // Not interned: the body may be megabytes, and only its view is kept.
   AttrStorage s;
   s.kind = AttrKind::DenseElements;

@@ -26,7 +26,7 @@ func.func @main(%x: tensor<8x4xf32>, %y: tensor<4x2xf32>) -> tensor<8x2xf32> {
 })");
   EXPECT_NE(out.find("func.func @main(%arg0: tensor<8x4xf32>, %arg1: tensor<4x2xf32>) -> tensor<8x2xf32> {"),
             std::string::npos) << out;
-  EXPECT_NE(out.find("%cst = stablehlo.constant dense<1.0> : tensor<f32>"), std::string::npos) << out;
+  EXPECT_NE(out.find("%cst = stablehlo.constant dense<1.000000e+00> : tensor<f32>"), std::string::npos) << out;
   EXPECT_NE(out.find("%0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : "
                      "(tensor<8x4xf32>, tensor<4x2xf32>) -> tensor<8x2xf32>"),
             std::string::npos) << out;
