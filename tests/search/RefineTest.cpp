@@ -38,6 +38,14 @@ struct Case {
 
 Clock::time_point later() { return Clock::now() + std::chrono::seconds(60); }
 
+// The reported cost is the plan's: price it from scratch.
+void expectPricedAsReported(const Case &c, const ShardingVector &plan, const PlanCost &reported) {
+  SearchProblem p{*c.m, c.space.func, c.mesh, "mesh", c.names, c.device, ShardingVector(c.m->values.size()), {}};
+  PlanCost fresh = priceShardings(p, plan);
+  EXPECT_NEAR(fresh.stepSeconds, reported.stepSeconds, 1e-9 * reported.stepSeconds);
+  EXPECT_EQ(fresh.peakBytes, reported.peakBytes);
+}
+
 // On the wide MLP the name-level optimum (batch on "data", hidden on
 // "model") leaves the residual add `w2 output + x` split only over "data";
 // splitting it over "model" too (x sliced for free) makes the step faster,
@@ -52,11 +60,7 @@ TEST(Refine, GoesBelowTheNameLevelOptimum) {
   EXPECT_GT(r.changedValues, 0);
   EXPECT_TRUE(r.cost.feasible);
   EXPECT_LT(r.cost.stepSeconds, best.cost.stepSeconds * (1 - 1e-6));
-  // The reported cost is the plan's: price it from scratch.
-  SearchProblem p{*c.m, c.space.func, c.mesh, "mesh", c.names, c.device, ShardingVector(c.m->values.size()), {}};
-  PlanCost fresh = priceShardings(p, r.shardings);
-  EXPECT_NEAR(fresh.stepSeconds, r.cost.stepSeconds, 1e-9 * r.cost.stepSeconds);
-  EXPECT_EQ(fresh.peakBytes, r.cost.peakBytes);
+  expectPricedAsReported(c, r.shardings, r.cost);
   // The data argument is split over no fewer devices than the name-level
   // plan split it (the input pipeline feeds slices).
   FuncView f{*c.m, c.space.func};
@@ -95,10 +99,7 @@ TEST(Refine, AnnealingEscapesTheDescentOptimum) {
   EXPECT_GT(annealed.annealAccepted, 0);
   EXPECT_TRUE(annealed.cost.feasible);
   EXPECT_LT(annealed.cost.stepSeconds, descentOnly.cost.stepSeconds * (1 - 1e-6));
-  SearchProblem p{*c.m, c.space.func, c.mesh, "mesh", c.names, c.device, ShardingVector(c.m->values.size()), {}};
-  PlanCost fresh = priceShardings(p, annealed.shardings);
-  EXPECT_NEAR(fresh.stepSeconds, annealed.cost.stepSeconds, 1e-9 * annealed.cost.stepSeconds);
-  EXPECT_EQ(fresh.peakBytes, annealed.cost.peakBytes);
+  expectPricedAsReported(c, annealed.shardings, annealed.cost);
   MctsResult again = runMcts(c.space, c.device, o);
   EXPECT_EQ(again.cost.stepSeconds, annealed.cost.stepSeconds);
   ASSERT_EQ(again.shardings.size(), annealed.shardings.size());
