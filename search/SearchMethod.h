@@ -2,7 +2,7 @@
 // the same cost model (sim/Simulator.h step time, sim/Memory.h peak memory):
 // the MCTS search, the exhaustive / greedy / random baselines, the expert
 // tactic schedules, and any method another file registers (the ILP baseline
-// plugs in here, in search/IlpBaseline.cpp, without touching the driver):
+// plugs in here, in search/IlpMethod.cpp, without touching the driver):
 //
 //   static SearchMethodRegistration reg("ilp", "Alpa-style ILP over per-op strategies (CBC)",
 //       {"baseline"}, [](const SearchProblem &p, const SearchBudget &b) {
