@@ -102,9 +102,7 @@ TEST(Refine, AnnealingEscapesTheDescentOptimum) {
   expectPricedAsReported(c, annealed.shardings, annealed.cost);
   MctsResult again = runMcts(c.space, c.device, o);
   EXPECT_EQ(again.cost.stepSeconds, annealed.cost.stepSeconds);
-  ASSERT_EQ(again.shardings.size(), annealed.shardings.size());
-  for (size_t v = 0; v < again.shardings.size(); ++v)
-    EXPECT_TRUE(testing::sameSharding(again.shardings[v], annealed.shardings[v]));
+  testing::expectSamePlan(again.shardings, annealed.shardings);
 }
 
 TEST(Refine, SameInputSamePlan) {
@@ -117,8 +115,7 @@ TEST(Refine, SameInputSamePlan) {
   EXPECT_TRUE(a.cost.betterThan(cost));
   EXPECT_EQ(a.moves, b.moves);
   EXPECT_EQ(a.cost.stepSeconds, b.cost.stepSeconds);
-  ASSERT_EQ(a.shardings.size(), b.shardings.size());
-  for (size_t v = 0; v < a.shardings.size(); ++v) EXPECT_TRUE(testing::sameSharding(a.shardings[v], b.shardings[v]));
+  testing::expectSamePlan(a.shardings, b.shardings);
 }
 
 TEST(Refine, KeepsAMemoryBoundAndLeavesInfeasiblePlansAlone) {
@@ -135,8 +132,7 @@ TEST(Refine, KeepsAMemoryBoundAndLeavesInfeasiblePlansAlone) {
   over.feasible = false;
   RefineResult none = refinePlan(c.space, c.device, best.shardings, over, later());
   EXPECT_EQ(none.moves, 0);
-  for (size_t v = 0; v < best.shardings.size(); ++v)
-    EXPECT_TRUE(testing::sameSharding(none.shardings[v], best.shardings[v]));
+  testing::expectSamePlan(none.shardings, best.shardings);
 }
 
 TEST(SearchState, BestImprovingActionLeavesTheStateAndHonoursExcept) {

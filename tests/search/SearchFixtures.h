@@ -108,6 +108,12 @@ inline bool sameSharding(const std::optional<TensorSharding> &a, const std::opti
   return true;
 }
 
+// Two plans give every value the same sharding (up to sameSharding).
+inline void expectSamePlan(const ShardingVector &a, const ShardingVector &b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t v = 0; v < a.size(); ++v) EXPECT_TRUE(sameSharding(a[v], b[v])) << "value " << v;
+}
+
 }  // namespace autopart::testing
 
 namespace autopart::testing {

@@ -151,8 +151,7 @@ TEST(Mcts, SameSeedSamePlan) {
   EXPECT_EQ(a.cost.stepSeconds, b.cost.stepSeconds);
   EXPECT_EQ(a.cost.peakBytes, b.cost.peakBytes);
   EXPECT_EQ(a.iterations, 400);
-  ASSERT_EQ(a.shardings.size(), b.shardings.size());
-  for (size_t v = 0; v < a.shardings.size(); ++v) EXPECT_TRUE(testing::sameSharding(a.shardings[v], b.shardings[v]));
+  testing::expectSamePlan(a.shardings, b.shardings);
 }
 
 TEST(Mcts, NeverOverMemoryWhenAPlanFits) {
