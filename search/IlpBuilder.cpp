@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "rules/OpShardingRuleRegistry.h"
+#include "search/AxisPlacements.h"
 #include "sim/CollectiveCost.h"
 #include "sim/CommonFactorSharding.h"
 #include "sim/CostModel.h"
@@ -17,30 +18,10 @@ namespace autopart::ilp {
 // divides (axes of one dimension in mesh order), fewest local bytes first,
 // the replicated one always kept.
 std::vector<TensorSharding> IlpBuilder::enumerateShardings(ValueId v) const {
-  std::vector<TensorSharding> out;
   if (!shardable(v)) return {replicated(v)};
-  const std::vector<int64_t> &shape = m_.types.shape(m_.type(v));
-  size_t rank = shape.size(), numAxes = mesh_.axes.size();
-  std::vector<int> choice(numAxes, -1);
-  while (true) {
-    TensorSharding s = replicated(v);
-    std::vector<int64_t> per(rank, 1);
-    bool ok = true;
-    for (size_t a = 0; a < numAxes && ok; ++a) {
-      if (choice[a] < 0) continue;
-      size_t d = size_t(choice[a]);
-      per[d] *= mesh_.axes[a].size;
-      ok = shape[d] % per[d] == 0;
-      s.dims[d].axes.push_back(AxisRef{mesh_.axes[a].name});
-    }
-    if (ok) out.push_back(std::move(s));
-    size_t a = 0;
-    for (; a < numAxes; ++a) {
-      if (++choice[a] < int(rank)) break;
-      choice[a] = -1;
-    }
-    if (a == numAxes) break;
-  }
+  std::vector<std::string> axes;
+  for (const MeshAxis &a : mesh_.axes) axes.push_back(a.name);
+  std::vector<TensorSharding> out = everyAxisPlacement(meshName_, mesh_, axes, m_.types.shape(m_.type(v)));
   auto bytes = [&](const TensorSharding &s) { return localBytes(m_.types, m_.type(v), &s, &mesh_); };
   std::stable_sort(out.begin() + 1, out.end(), [&](const auto &a, const auto &b) { return bytes(a) < bytes(b); });
   if (out.size() > size_t(std::max(1, opts_.maxStrategiesPerValue))) out.resize(size_t(std::max(1, opts_.maxStrategiesPerValue)));

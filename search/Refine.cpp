@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "search/AxisPlacements.h"
 #include "tactics/ArgumentRoles.h"
 
 namespace autopart {
@@ -49,31 +50,15 @@ bool followsOperand(const Module &m, OpId op, ValueId operand) {
   return true;
 }
 
-// Every sharding of `shape` that puts each axis on at most one dimension it
-// divides (with the axes before it there), replicated (nullopt) first.
+// The candidates of a class: every placement of the search axes
+// (search/AxisPlacements.h), replicated as nullopt, first.
 std::vector<std::optional<TensorSharding>> candidateShardings(const ActionSpace &space,
                                                               const std::vector<int64_t> &shape) {
-  std::vector<std::optional<TensorSharding>> out;
-  size_t numAxes = space.axes.size(), rank = shape.size();
-  std::vector<int> choice(numAxes, -1);  // per axis: its dimension, or -1
-  for (;;) {
-    TensorSharding s = TensorSharding::closed(space.meshName, rank);
-    bool ok = true, any = false;
-    for (size_t a = 0; a < numAxes && ok; ++a) {
-      if (choice[a] < 0) continue;
-      DimSharding &d = s.dims[size_t(choice[a])];
-      d.axes.push_back(AxisRef{space.axes[a].name, 0, 0});
-      ok = shape[size_t(choice[a])] % d.shardCount(space.mesh) == 0;
-      any = true;
-    }
-    if (ok) out.push_back(any ? std::optional<TensorSharding>(std::move(s)) : std::nullopt);
-    size_t a = 0;
-    for (; a < numAxes; ++a) {
-      if (++choice[a] < int(rank)) break;
-      choice[a] = -1;
-    }
-    if (a == numAxes) break;
-  }
+  std::vector<std::string> axes;
+  for (const SearchAxis &a : space.axes) axes.push_back(a.name);
+  std::vector<std::optional<TensorSharding>> out{std::nullopt};
+  std::vector<TensorSharding> placements = everyAxisPlacement(space.meshName, space.mesh, axes, shape);
+  for (size_t k = 1; k < placements.size(); ++k) out.emplace_back(std::move(placements[k]));
   return out;
 }
 
