@@ -1,6 +1,7 @@
 #include "sim/CollectiveCost.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace autopart {
 
@@ -22,6 +23,27 @@ static double ringSeconds(const AxisList &axes, double bytes, const Mesh &mesh,
   return seconds;
 }
 
+// All-reduce as one stage per axis, each reducing the whole buffer: a ring
+// (reduce-scatter + all-gather) or, on a switched link, a pipelined double
+// binary tree, 2·(⌈log2 n⌉·α + B/bw): each tree moves B once up and once
+// down, half through each of the two trees.
+static double hierarchicalAllReduceSeconds(const AxisList &axes, double bytes, const Mesh &mesh,
+                                           const DeviceParams &device) {
+  double seconds = 0;
+  for (const AxisRef &a : axes) {
+    double n = double(a.size(mesh));
+    if (n <= 1) continue;
+    const LinkParams &link = device.link(a.name);
+    double ring = 2 * ((n - 1) * link.latency + (n - 1) / n * bytes / link.bandwidth);
+    if (link.treeAllReduce) {
+      double tree = 2 * (std::ceil(std::log2(n)) * link.latency + bytes / link.bandwidth);
+      ring = std::min(ring, tree);
+    }
+    seconds += ring;
+  }
+  return seconds;
+}
+
 double collectiveSeconds(const Collective &c, const Mesh &mesh, const DeviceParams &device) {
   double bytes = double(c.bytes);
   switch (c.kind) {
@@ -31,7 +53,9 @@ double collectiveSeconds(const Collective &c, const Mesh &mesh, const DevicePara
   case CollectiveKind::ReduceScatter:
     return ringSeconds(c.axes, bytes, mesh, device);
   case CollectiveKind::AllReduce:
-    return 2 * ringSeconds(c.axes, bytes, mesh, device);
+    // NCCL picks between ring and tree by size and scale; so does this.
+    return std::min(2 * ringSeconds(c.axes, bytes, mesh, device),
+                    hierarchicalAllReduceSeconds(c.axes, bytes, mesh, device));
   case CollectiveKind::AllToAll: {
     double seconds = 0;
     for (const AxisRef &a : c.axes) {

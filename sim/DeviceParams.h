@@ -19,6 +19,10 @@ namespace autopart {
 struct LinkParams {
   double bandwidth = 100e9;  // bytes/s each device sends (and receives)
   double latency = 0;        // seconds per collective step (the α of α-β)
+  // A switched fabric (InfiniBand, data-center network) also runs all-reduce
+  // as a pipelined double binary tree, NCCL's Tree algorithm: ⌈log2 n⌉ steps
+  // instead of a ring's n-1. A torus axis (TPU ICI) stays a ring.
+  bool treeAllReduce = false;
 };
 
 struct DeviceParams {

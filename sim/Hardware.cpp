@@ -24,7 +24,7 @@ Hardware gpu(std::string name, double bf16, double fp8, double f32, double hbmGB
   h.hbmBandwidth = hbmGBs * kG;
   h.devicesPerNode = 8;
   h.intraNode = {nvlinkGBs * kG, 5e-6};
-  h.interNode = {netGBs * kG, 10e-6};
+  h.interNode = {netGBs * kG, 10e-6, true};
   h.source = std::move(source);
   return h;
 }
@@ -42,7 +42,7 @@ Hardware tpu(std::string name, double bf16, double int8, double hbmGB, double hb
   h.devicesPerNode = 1 << 12;  // a slice: every mesh axis rides ICI
   // An axis is a ring: both directions of the link pair along it.
   h.intraNode = {2 * iciLinkGBs * kG, 2e-6};
-  h.interNode = {12.5 * kG, 20e-6};  // data-center network between slices
+  h.interNode = {12.5 * kG, 20e-6, true};  // data-center network between slices
   h.source = std::move(source);
   return h;
 }
@@ -85,8 +85,10 @@ static bool applyJson(Hardware &h, const nlohmann::json &j, std::string *error) 
       for (auto &[k, x] : v.items()) {
         if (k == "bandwidth_gbps") l.bandwidth = x.get<double>() * kG;
         else if (k == "latency_us") l.latency = x.get<double>() * 1e-6;
+        else if (k == "tree_all_reduce") l.treeAllReduce = x.get<bool>();
         else {
-          *error = "unknown field '" + key + "." + k + "' (expected bandwidth_gbps, latency_us)";
+          *error = "unknown field '" + key + "." + k +
+                   "' (expected bandwidth_gbps, latency_us, tree_all_reduce)";
           return false;
         }
       }
@@ -143,7 +145,7 @@ DeviceParams hardwareDeviceParams(const Hardware &hw, const Mesh &mesh) {
   p.peakFlopsDefault = it != hw.peakFlops.end() ? it->second : 1e12;
   p.hbmBandwidth = hw.hbmBandwidth;
   p.hbmCapacity = hw.hbmCapacity;
-  p.defaultLink = {hw.interNode.bandwidth, hw.interNode.latency};
+  p.defaultLink = {hw.interNode.bandwidth, hw.interNode.latency, hw.interNode.treeAllReduce};
   // Minor axes first: they share a node while their product fits in it.
   int64_t inNode = 1;
   for (size_t i = mesh.axes.size(); i-- > 0;) {
@@ -151,7 +153,7 @@ DeviceParams hardwareDeviceParams(const Hardware &hw, const Mesh &mesh) {
     bool intra = inNode * a.size <= hw.devicesPerNode;
     if (intra) inNode *= a.size;
     const LinkSpec &l = intra ? hw.intraNode : hw.interNode;
-    p.axisLinks[a.name] = {l.bandwidth, l.latency};
+    p.axisLinks[a.name] = {l.bandwidth, l.latency, l.treeAllReduce};
   }
   return p;
 }

@@ -27,6 +27,7 @@ namespace autopart {
 struct LinkSpec {
   double bandwidth = 0;  // bytes/s per device per direction
   double latency = 0;    // seconds per collective step
+  bool treeAllReduce = false;  // switched fabric: see LinkParams
 };
 
 struct Hardware {

@@ -12,6 +12,11 @@ namespace {
 
 int runDevices(bool json) {
   nlohmann::json all = nlohmann::json::array();
+  auto linkJson = [](const LinkSpec &l) {
+    return nlohmann::json{{"bandwidth_gbps", l.bandwidth / 1e9},
+                          {"latency_us", l.latency * 1e6},
+                          {"tree_all_reduce", l.treeAllReduce}};
+  };
   for (const Hardware &h : hardwarePresets()) {
     nlohmann::json peak = nlohmann::json::object();
     for (auto &[t, f] : h.peakFlops) peak[t] = f / 1e12;
@@ -21,8 +26,8 @@ int runDevices(bool json) {
                    {"hbm_gb", h.hbmCapacity / 1e9},
                    {"hbm_gbps", h.hbmBandwidth / 1e9},
                    {"devices_per_node", h.devicesPerNode},
-                   {"intra_node", {{"bandwidth_gbps", h.intraNode.bandwidth / 1e9}, {"latency_us", h.intraNode.latency * 1e6}}},
-                   {"inter_node", {{"bandwidth_gbps", h.interNode.bandwidth / 1e9}, {"latency_us", h.interNode.latency * 1e6}}},
+                   {"intra_node", linkJson(h.intraNode)},
+                   {"inter_node", linkJson(h.interNode)},
                    {"source", h.source}});
   }
   if (json) {

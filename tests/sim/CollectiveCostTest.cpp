@@ -41,6 +41,29 @@ TEST(CollectiveCost, TwoAxesComposeMinorFirst) {
   EXPECT_DOUBLE_EQ(collectiveSeconds(c, mesh84(), links()), expected);
 }
 
+TEST(CollectiveCost, SwitchedLinkAllReducesSmallBuffersAsATree) {
+  // 256 devices, 10 us per step: a ring pays 2·255 steps, the double binary
+  // tree 2·8.
+  Mesh mesh{{{"data", 256}}, {}};
+  DeviceParams d;
+  d.defaultLink = {50e9, 10e-6, /*treeAllReduce=*/true};
+  Collective small{CollectiveKind::AllReduce, {AxisRef{"data"}}, 144 << 10};
+  EXPECT_DOUBLE_EQ(collectiveSeconds(small, mesh, d), 2 * (8 * 10e-6 + double(144 << 10) / 50e9));
+  // A ring-only link keeps the ring's latency.
+  d.defaultLink.treeAllReduce = false;
+  EXPECT_DOUBLE_EQ(collectiveSeconds(small, mesh, d),
+                   2 * (255 * 10e-6 + 255.0 / 256 * double(144 << 10) / 50e9));
+}
+
+TEST(CollectiveCost, SwitchedLinkKeepsTheRingWhenItIsFaster) {
+  // 8 devices, no latency: the ring moves 7/8 of the buffer twice, the tree
+  // all of it twice.
+  DeviceParams d;
+  d.defaultLink = {100e9, 0, /*treeAllReduce=*/true};
+  Collective big{CollectiveKind::AllReduce, {AxisRef{"data"}}, 64 << 20};
+  EXPECT_DOUBLE_EQ(collectiveSeconds(big, mesh84(), d), 2 * 7.0 / 8 * (64 << 20) / 100e9);
+}
+
 TEST(CollectiveCost, SliceIsFreePermuteMovesAll) {
   Collective s{CollectiveKind::AllSlice, {AxisRef{"data"}}, 1 << 20};
   EXPECT_EQ(collectiveSeconds(s, mesh84(), links()), 0);

@@ -38,6 +38,12 @@ TEST(HardwareTest, JsonOverridesABase) {
   ASSERT_TRUE(h) << err;
   EXPECT_EQ(h->name, "slow");
   EXPECT_DOUBLE_EQ(h->interNode.bandwidth, 12.5e9);
+  EXPECT_TRUE(h->interNode.treeAllReduce);  // kept from the base
+  EXPECT_FALSE(h->intraNode.treeAllReduce);
+  std::ofstream(path) << R"({"base": "a100-80gb", "inter_node": {"tree_all_reduce": false}})";
+  h = loadHardware(path, &err);
+  ASSERT_TRUE(h) << err;
+  EXPECT_FALSE(h->interNode.treeAllReduce);
   EXPECT_DOUBLE_EQ(h->peakFlops.at("bf16"), 312e12);
 }
 
