@@ -21,6 +21,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 // Q = kMeanWeight * mean + (1 - kMeanWeight) * best reward below a child.
 constexpr double kMeanWeight = 0.5;
+// Distinct name-level plans the refinement starts from, best first: the
+// per-value descent is local, and the best name-level plan is not always in
+// the basin of the best per-value plan (batch on "model" with the sequence
+// on "data" can refine past heads on "model" although it starts behind).
+constexpr size_t kRefineStarts = 4;
 
 // Order-independent hash of an action set (Zobrist): fixed per action id,
 // independent of the search seed.
@@ -66,6 +71,22 @@ public:
     state_.reset();
   }
 
+  // The kRefineStarts best distinct plans, best first (ties: first seen).
+  struct Start {
+    PlanCost cost;
+    std::vector<uint32_t> key, path;
+  };
+  std::vector<Start> top;
+  void keepTop(const PlanCost &c) {
+    if (top.size() == kRefineStarts && !c.betterThan(top.back().cost)) return;
+    std::vector<uint32_t> key = state_.key();
+    for (const Start &s : top)
+      if (s.key == key) return;
+    auto at = std::find_if(top.begin(), top.end(), [&](const Start &s) { return c.betterThan(s.cost); });
+    top.insert(at, Start{c, std::move(key), state_.path()});
+    if (top.size() > kRefineStarts) top.pop_back();
+  }
+
   bool haveBest = false;
   PlanCost bestCost;
   std::vector<uint32_t> bestPath;
@@ -95,7 +116,9 @@ private:
       bestPath = state_.path();
       progress_.offer(c);
     }
+    if (c.feasible) keepTop(c);
   }
+
 
   // The node of the current state, created (and priced) if new.
   int32_t nodeForState() {
@@ -390,8 +413,33 @@ MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const M
     RefineOptions ro;
     ro.annealSteps = o.annealSteps;
     ro.seed = o.seed;
+    // The polished best plan first, then the runners-up while time is left;
+    // the best refined plan wins (ties: the earlier start).
+    std::vector<Worker::Start> starts;
+    for (const auto &w : workers)
+      for (const Worker::Start &s : w->top)
+        if (std::none_of(starts.begin(), starts.end(), [&](const Worker::Start &x) { return x.key == s.key; }))
+          starts.push_back(s);
+    std::stable_sort(starts.begin(), starts.end(),
+                     [](const Worker::Start &a, const Worker::Start &b) { return a.cost.betterThan(b.cost); });
+    std::vector<uint32_t> polishedKey = st.key();
+    std::erase_if(starts, [&](const Worker::Start &s) { return s.key == polishedKey; });
+    if (starts.size() + 1 > kRefineStarts) starts.resize(kRefineStarts - 1);
     RefineResult refined = refinePlan(space, device, r.shardings, r.cost, refineEnd, ro);
     r.evaluations += refined.evaluations;
+    r.refineStarts = 1;
+    for (const Worker::Start &s : starts) {
+      if (Clock::now() >= refineEnd) break;
+      st.reset();
+      st.applyAll(s.path);
+      RefineResult other = refinePlan(space, device, st.shardings(), s.cost, refineEnd, ro);
+      r.evaluations += other.evaluations;
+      ++r.refineStarts;
+      if (other.cost.betterThan(refined.cost)) {
+        refined = std::move(other);
+        r.actions = s.path;
+      }
+    }
     r.refineMoves = refined.moves;
     r.refinedValues = refined.changedValues;
     r.annealAccepted = refined.annealAccepted;

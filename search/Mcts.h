@@ -65,6 +65,7 @@ struct MctsResult {
   int64_t refineMoves = 0;     // accepted refinement moves
   int64_t refinedValues = 0;   // values the refinement re-sharded
   int64_t annealAccepted = 0;  // annealing moves taken (uphill ones too)
+  int64_t refineStarts = 0;    // name-level plans refined (the best one wins)
 
 };
 

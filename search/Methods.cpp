@@ -47,7 +47,8 @@ SearchMethodRegistration mcts("mcts", "Monte Carlo Tree Search over the named-di
                                   out.actions.push_back("refine: " + std::to_string(r.refineMoves) +
                                                         " descent moves, " + std::to_string(r.annealAccepted) +
                                                         " annealing moves, " + std::to_string(r.refinedValues) +
-                                                        " values re-sharded");
+                                                        " values re-sharded, best of " +
+                                                        std::to_string(r.refineStarts) + " starts");
                                 out.evaluations = r.evaluations;
                                 out.iterations = r.iterations;
                                 out.complete = !r.timedOut;
