@@ -21,11 +21,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 // Q = kMeanWeight * mean + (1 - kMeanWeight) * best reward below a child.
 constexpr double kMeanWeight = 0.5;
-// Distinct name-level plans the refinement starts from, best first: the
-// per-value descent is local, and the best name-level plan is not always in
-// the basin of the best per-value plan (batch on "model" with the sequence
-// on "data" can refine past heads on "model" although it starts behind).
-constexpr size_t kRefineStarts = 4;
 
 // Order-independent hash of an action set (Zobrist): fixed per action id,
 // independent of the search seed.
@@ -71,20 +66,21 @@ public:
     state_.reset();
   }
 
-  // The kRefineStarts best distinct plans, best first (ties: first seen).
+  // The o_.refineStarts best distinct plans, best first (ties: first seen).
   struct Start {
     PlanCost cost;
     std::vector<uint32_t> key, path;
   };
   std::vector<Start> top;
   void keepTop(const PlanCost &c) {
-    if (top.size() == kRefineStarts && !c.betterThan(top.back().cost)) return;
+    size_t keep = size_t(std::max(1, o_.refineStarts));
+    if (top.size() == keep && !c.betterThan(top.back().cost)) return;
     std::vector<uint32_t> key = state_.key();
     for (const Start &s : top)
       if (s.key == key) return;
     auto at = std::find_if(top.begin(), top.end(), [&](const Start &s) { return c.betterThan(s.cost); });
     top.insert(at, Start{c, std::move(key), state_.path()});
-    if (top.size() > kRefineStarts) top.pop_back();
+    if (top.size() > keep) top.pop_back();
   }
 
   bool haveBest = false;
@@ -424,7 +420,7 @@ MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const M
                      [](const Worker::Start &a, const Worker::Start &b) { return a.cost.betterThan(b.cost); });
     std::vector<uint32_t> polishedKey = st.key();
     std::erase_if(starts, [&](const Worker::Start &s) { return s.key == polishedKey; });
-    if (starts.size() + 1 > kRefineStarts) starts.resize(kRefineStarts - 1);
+    starts.resize(std::min(starts.size(), size_t(std::max(1, o.refineStarts) - 1)));
     RefineResult refined = refinePlan(space, device, r.shardings, r.cost, refineEnd, ro);
     r.evaluations += refined.evaluations;
     r.refineStarts = 1;

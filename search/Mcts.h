@@ -20,7 +20,8 @@
 // and descend greedily without it (a swap of what an axis shards), while the
 // plan improves, and the result refined value by value with a descent, an
 // annealing walk and a second descent (search/Refine.h: what names cannot
-// express). With an iteration budget the result depends
+// express), as are the next best distinct plans the tree priced while time
+// is left (MctsOptions::refineStarts), the best refined plan winning. With an iteration budget the result depends
 // only on the seed; a time budget that cuts the search short does not.
 //
 //   MctsOptions o;  o.iterations = 2000;  o.seed = 1;
@@ -52,6 +53,12 @@ struct MctsOptions {
   bool refine = true;
   // Simulated-annealing proposals inside the refinement (0: descent only).
   int64_t annealSteps = 50000;
+  // Distinct name-level plans refined, best first (the polished best, then
+  // runners-up while time is left); the best refined plan wins. The descent
+  // is local: the best name-level plan is not always in the basin of the
+  // best per-value plan (batch on "model" with the sequence on "data" can
+  // refine past heads on "model" although it starts behind).
+  int refineStarts = 4;
 };
 
 struct MctsResult {

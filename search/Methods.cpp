@@ -39,6 +39,7 @@ SearchMethodRegistration mcts("mcts", "Monte Carlo Tree Search over the named-di
                                 o.progress = b.progress;
                                 o.greedyRollouts = b.greedyRollouts;
                                 o.annealSteps = b.annealSteps;
+                                o.refineStarts = b.refineStarts;
                                 MctsResult r = runMcts(space, p.device, o);
                                 SearchOutcome out;
                                 out.shardings = std::move(r.shardings);

@@ -45,6 +45,7 @@ struct SearchBudget {
   double exploration = 0.7; // UCT constant (mcts)
   bool greedyRollouts = false;  // mcts: greedy instead of random rollouts
   int64_t annealSteps = 50000;  // mcts: annealing proposals in the refinement
+  int refineStarts = 4;         // mcts: name-level plans refined (best wins)
 };
 
 struct SearchOutcome {

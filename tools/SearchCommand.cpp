@@ -39,6 +39,7 @@ struct SearchOptions {
   int threads = 2;
   std::string rollout = "random";
   int64_t annealSteps = 50000;
+  int refineStarts = 4;
   bool json = false;
   bool reprint = false;
 };
@@ -116,6 +117,7 @@ int runSearch(const SearchOptions &o) {
   budget.exploration = o.exploration;
   budget.greedyRollouts = o.rollout == "greedy";
   budget.annealSteps = o.annealSteps;
+  budget.refineStarts = o.refineStarts;
   budget.progress = !o.json;
 
   std::vector<SearchOutcome> results;
@@ -215,6 +217,9 @@ CommandRegistration reg(
       app.add_option("--anneal-steps", o->annealSteps,
                      "MCTS: simulated-annealing proposals when refining the plan (default 50000, 0: descent only)")
           ->check(CLI::NonNegativeNumber);
+      app.add_option("--refine-starts", o->refineStarts,
+                     "MCTS: distinct name-level plans refined, the best one winning (default 4)")
+          ->check(CLI::Range(1, 64));
       app.add_option("--function", o->function, "Entry function (default: main)");
       app.add_flag("--json", o->json, "Machine-readable output");
       app.add_flag("--reprint", o->reprint, "With -o: print the program in MLIR's style instead of editing the input text");

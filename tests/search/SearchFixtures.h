@@ -147,4 +147,53 @@ inline std::string mlpStack(int layers, int64_t n = 64, int64_t m = 512, int64_t
          rtypes + "\n}\n";
 }
 
+// One layer of `transformerStack`: $L the layer, $X its input.
+inline constexpr const char *kStackLayerTemplate = R"(  %q_$L = stablehlo.dot_general $X, %wq_$L, contracting_dims = [2] x [0] : (tensor<$Bx$Sx$Mx$T>, tensor<$Mx$Hx$Dx$T>) -> tensor<$Bx$Sx$Hx$Dx$T>
+  %k_$L = stablehlo.dot_general $X, %wk_$L, contracting_dims = [2] x [0] : (tensor<$Bx$Sx$Mx$T>, tensor<$Mx$Hx$Dx$T>) -> tensor<$Bx$Sx$Hx$Dx$T>
+  %v_$L = stablehlo.dot_general $X, %wv_$L, contracting_dims = [2] x [0] : (tensor<$Bx$Sx$Mx$T>, tensor<$Mx$Hx$Dx$T>) -> tensor<$Bx$Sx$Hx$Dx$T>
+  %s_$L = stablehlo.dot_general %q_$L, %k_$L, batching_dims = [0, 2] x [0, 2], contracting_dims = [3] x [3] : (tensor<$Bx$Sx$Hx$Dx$T>, tensor<$Bx$Sx$Hx$Dx$T>) -> tensor<$Bx$Hx$Sx$Sx$T>
+  %e_$L = stablehlo.exponential %s_$L : tensor<$Bx$Hx$Sx$Sx$T>
+  %sum_$L = stablehlo.reduce(%e_$L init: %zero) applies stablehlo.add across dimensions = [3] : (tensor<$Bx$Hx$Sx$Sx$T>, tensor<$T>) -> tensor<$Bx$Hx$Sx$T>
+  %sb_$L = stablehlo.broadcast_in_dim %sum_$L, dims = [0, 1, 2] : (tensor<$Bx$Hx$Sx$T>) -> tensor<$Bx$Hx$Sx$Sx$T>
+  %p_$L = stablehlo.divide %e_$L, %sb_$L : tensor<$Bx$Hx$Sx$Sx$T>
+  %a_$L = stablehlo.dot_general %p_$L, %v_$L, batching_dims = [0, 1] x [0, 2], contracting_dims = [3] x [1] : (tensor<$Bx$Hx$Sx$Sx$T>, tensor<$Bx$Sx$Hx$Dx$T>) -> tensor<$Bx$Hx$Sx$Dx$T>
+  %o_$L = stablehlo.dot_general %a_$L, %wo_$L, contracting_dims = [1, 3] x [0, 1] : (tensor<$Bx$Hx$Sx$Dx$T>, tensor<$Hx$Dx$Mx$T>) -> tensor<$Bx$Sx$Mx$T>
+  %h_$L = stablehlo.add $X, %o_$L : tensor<$Bx$Sx$Mx$T>
+  %m1_$L = stablehlo.dot_general %h_$L, %w1_$L, contracting_dims = [2] x [0] : (tensor<$Bx$Sx$Mx$T>, tensor<$Mx$Fx$T>) -> tensor<$Bx$Sx$Fx$T>
+  %g_$L = stablehlo.logistic %m1_$L : tensor<$Bx$Sx$Fx$T>
+  %m2_$L = stablehlo.dot_general %g_$L, %w2_$L, contracting_dims = [2] x [0] : (tensor<$Bx$Sx$Fx$T>, tensor<$Fx$Mx$T>) -> tensor<$Bx$Sx$Mx$T>
+  %y_$L = stablehlo.add %h_$L, %m2_$L : tensor<$Bx$Sx$Mx$T>
+)";
+
+// `layers` attention + MLP blocks (bench/search_programs.py's `stack`, the
+// search benchmark's transformer stand-in): x -> q, k, v -> softmax(q·k)·v ->
+// ·wo + x -> logistic(·w1)·w2 + h, one optimizer-state argument per weight
+// and the update w' = w - mu returned for each.
+inline std::string transformerStack(int layers, int64_t b, int64_t s, int64_t m, int64_t h, int64_t d, int64_t f,
+                                    const char *type = "bf16") {
+  std::vector<std::pair<char, std::string>> dims = {
+      {'B', std::to_string(b)}, {'S', std::to_string(s)}, {'M', std::to_string(m)}, {'H', std::to_string(h)},
+      {'D', std::to_string(d)}, {'F', std::to_string(f)}, {'T', type}};
+  const std::vector<std::pair<std::string, std::string>> weights = {
+      {"wq", "$Mx$Hx$D"}, {"wk", "$Mx$Hx$D"}, {"wv", "$Mx$Hx$D"}, {"wo", "$Hx$Dx$M"}, {"w1", "$Mx$F"}, {"w2", "$Fx$M"}};
+  std::string args = "%x: tensor<$Bx$Sx$Mx$T> {jax.arg_info = \"batch['x']\"}", mus, updates;
+  std::string rets = "%y_" + std::to_string(layers - 1), rtypes = "tensor<$Bx$Sx$Mx$T>";
+  std::string body = "  %zero = stablehlo.constant dense<0.000000e+00> : tensor<$T>\n";
+  for (int l = 0; l < layers; ++l) {
+    std::string L = std::to_string(l);
+    body += instantiate(kStackLayerTemplate, {{'L', L}, {'X', l == 0 ? "%x" : "%y_" + std::to_string(l - 1)}});
+    for (const auto &[w, shape] : weights) {
+      std::string p = w + "_" + L, ty = "tensor<" + shape + "x$T>";
+      args += ", %" + p + ": " + ty + " {jax.arg_info = \"params['" + p + "']\"}";
+      mus += ", %mu_" + p + ": " + ty + " {jax.arg_info = \"opt_state['mu']['" + p + "']\"}";
+      updates += "  %new_" + p + " = stablehlo.subtract %" + p + ", %mu_" + p + " : " + ty + "\n";
+      rets += ", %new_" + p;
+      rtypes += ", " + ty;
+    }
+  }
+  return instantiate("func.func public @main(" + args + mus + ") -> (" + rtypes + ") {\n" + body + updates +
+                         "  return " + rets + " : " + rtypes + "\n}\n",
+                     dims);
+}
+
 }  // namespace autopart::testing
