@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "rules/OpShardingRuleRegistry.h"
 #include "search/AxisPlacements.h"
 #include "tactics/ArgumentRoles.h"
 
@@ -134,7 +135,9 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
   for (ValueId v : args)
     if (movable(v)) newUnit(v);
   for (OpId op : ops) {
-    if (m.numRegions(op) != 0) continue;
+    // Control flow keeps its results with its regions; a scatter, reduce or
+    // sort body is only the combiner, the results move like any op's.
+    if (isDataFlowOp(m, op)) continue;
     for (uint32_t i = 0; i < m.numResults(op); ++i) {
       ValueId v = m.result(op, i);
       if (!movable(v)) continue;
