@@ -203,8 +203,10 @@ def main():
                "min %.3f, max %.4f over %d cases, slower in %d" % (min(q), max(q), len(q), slower(q))
                if q else "no case with both feasible"),
            "- auto / exhaustive optimum: %s" % (
-               "min %.4f, max %.4f over %d cases" % (min(summary["auto_vs_exhaustive"]), max(summary["auto_vs_exhaustive"]),
-                                                    len(summary["auto_vs_exhaustive"])) if summary["auto_vs_exhaustive"] else "none finished"),
+               "min %.4f, max %.4f over %d cases, slower in %d" % (
+                   min(summary["auto_vs_exhaustive"]), max(summary["auto_vs_exhaustive"]),
+                   len(summary["auto_vs_exhaustive"]), slower(summary["auto_vs_exhaustive"]))
+               if summary["auto_vs_exhaustive"] else "none finished"),
            "- auto / ILP: %s" % (
                "min %.3f, max %.4f over %d cases, slower in %d" % (
                    min(summary["auto_vs_ilp"]), max(summary["auto_vs_ilp"]), len(summary["auto_vs_ilp"]),

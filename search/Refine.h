@@ -9,7 +9,9 @@
 //
 // A unit is a value and the elementwise ops that follow it (same shape, as
 // the ILP merges them): `h = conv(x, w); b = add(h, bias); r = max(b, 0)` is
-// one unit {h, b, r}, so moving it never reshards inside the chain. Units
+// one unit {h, b, r}, so moving it never reshards inside the chain. A
+// scatter's or reduce's result heads a unit like any op's; only control
+// flow (isDataFlowOp) keeps its results with its regions. Units
 // that look alike (same op kinds and types a few producers deep: layer 3 and
 // layer 17 of an unrolled model) form a class and move together, so a
 // 96-layer stack costs about one layer's moves. A move gives every value of
