@@ -116,11 +116,8 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
     if (name == "func.func" || name == "builtin.module" || name == "sdy.mesh") return;
     ++out.numOps;
     if (name == "func.call") {
-      AttrId callee = m.attr(op, "callee");
-      std::string_view sym = callee == kNoAttr ? "" : std::string_view(m.attrs.get(callee).text);
-      if (sym.starts_with("@")) sym.remove_prefix(1);
-      OpId f = m.lookupSymbol(sym);
-      if (f == kNone || !m.isa(f, "func.func")) return;
+      OpId f = m.lookupFunc(m.attr(op, "callee"));
+      if (f == kNone) return;
       FuncView fv{const_cast<Module &>(m), f};
       std::span<const ValueId> args = fv.args();
       for (size_t i = 0; i < args.size() && i < m.numOperands(op); ++i) linkTensors(m.operand(op, uint32_t(i)), args[i]);

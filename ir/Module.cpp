@@ -201,6 +201,14 @@ OpId Module::lookupSymbol(std::string_view name) const {
   return kNone;
 }
 
+OpId Module::lookupFunc(AttrId symbolRef) const {
+  if (symbolRef == kNoAttr) return kNone;
+  std::string_view sym = attrs.get(symbolRef).text;
+  if (sym.starts_with("@")) sym.remove_prefix(1);
+  OpId f = lookupSymbol(sym);
+  return f != kNone && isa(f, "func.func") ? f : kNone;
+}
+
 SourceLoc Module::lineCol(uint32_t offset) const {
   if (!source) return SourceLoc{1, 1};
   const std::string &s = *source;

@@ -184,6 +184,9 @@ public:
   // func.func ops directly in the top module, in order.
   std::vector<OpId> functions() const;
   OpId lookupSymbol(std::string_view name) const;  // a func.func / sdy.mesh
+  // The func.func a symbol reference (`@f`: a call's callee, a composite's
+  // decomposition) names; kNone for kNoAttr or any other op.
+  OpId lookupFunc(AttrId symbolRef) const;
 
   // --- Diagnostics ----------------------------------------------------------
   // Line/column of a byte offset: a binary search over line starts indexed

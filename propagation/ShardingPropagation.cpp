@@ -272,8 +272,7 @@ private:
       return;  // bound in buildEdges
     }
     if (name == "func.call")
-      if (AttrId callee = m_.attr(op, "callee"); callee != kNoAttr)
-        callsTo_[std::string(symbolName(m_.attrs.get(callee).text))].push_back(op);
+      if (OpId callee = m_.lookupFunc(m_.attr(op, "callee")); callee != kNone) callsTo_[callee].push_back(op);
     if (name == "sdy.sharding_group") {
       groupOps_.push_back(op);
       return;
@@ -339,11 +338,6 @@ private:
     e.sourceUses.push_back({user, index});
   }
 
-  static std::string_view symbolName(std::string_view ref) {
-    if (ref.starts_with("@")) ref.remove_prefix(1);
-    return ref;
-  }
-
   // A `sdy.func_data_flow_edge` on a function argument takes the operand of
   // every call to the function; one on a call result takes what the callee
   // returns. The edge's own `sdy.sharding` holds the sharding, the function
@@ -352,21 +346,15 @@ private:
   void addFuncEdgeSources(Edge &e, ValueId input) {
     const ValueInfo &info = m_.values[input];
     if (info.isBlockArg) {
-      OpId func = m_.regions[m_.blocks[info.owner].parent].parent;
-      if (!m_.isa(func, "func.func")) return;
-      AttrId name = m_.attr(func, "sym_name");
-      if (name == kNoAttr) return;
-      auto it = callsTo_.find(m_.attrs.stringValue(name));
+      auto it = callsTo_.find(m_.regions[m_.blocks[info.owner].parent].parent);
       if (it == callsTo_.end()) return;
       for (OpId call : it->second) addSource(e, call, info.index);
       return;
     }
     OpId call = info.owner;
     if (!m_.isa(call, "func.call")) return;
-    AttrId callee = m_.attr(call, "callee");
-    if (callee == kNoAttr) return;
-    OpId func = m_.lookupSymbol(symbolName(m_.attrs.get(callee).text));
-    if (func == kNone || !m_.isa(func, "func.func")) return;
+    OpId func = m_.lookupFunc(m_.attr(call, "callee"));
+    if (func == kNone) return;
     addSource(e, FuncView{m_, func}.returnOp(), info.index);
   }
 
@@ -795,7 +783,7 @@ private:
   std::vector<Edge> edges_;
   // A function's return value feeds the edge of every call's result.
   std::map<std::pair<OpId, uint32_t>, std::vector<uint32_t>> edgesOfUse_;
-  std::map<std::string, std::vector<OpId>, std::less<>> callsTo_;
+  std::map<OpId, std::vector<OpId>> callsTo_;  // func.func -> its calls
   std::map<OpId, uint32_t> edgeIndex_;
   std::map<int64_t, std::vector<uint32_t>> groups_;
   std::vector<OpId> stack_;

@@ -40,12 +40,8 @@ struct DimUnion {
 
 std::optional<OpShardingRule> compositeRule(const Module &m, OpId op, const RuleOptions &o,
                                             Diagnostics *diags) {
-  AttrId dec = m.attr(op, "decomposition");
-  if (dec == kNoAttr) return std::nullopt;
-  std::string_view sym = m.attrs.get(dec).text;
-  if (sym.starts_with("@")) sym.remove_prefix(1);
-  OpId callee = m.lookupSymbol(sym);
-  if (callee == kNone || !m.isa(callee, "func.func")) return std::nullopt;
+  OpId callee = m.lookupFunc(m.attr(op, "decomposition"));
+  if (callee == kNone) return std::nullopt;
   FuncView f{const_cast<Module &>(m), callee};
   OpId ret = f.returnOp();
   if (ret == kNone || f.args().size() != m.numOperands(op) || m.numOperands(ret) != m.numResults(op))

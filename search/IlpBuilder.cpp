@@ -284,9 +284,7 @@ void IlpBuilder::build(const Simulator &sim) {
       } else if (!callStack_.empty()) {
         // The callee's results become the call's results.
         OpId call = callStack_.back();
-        std::string sym = m_.attrs.str(m_.attr(call, "callee"));
-        if (!sym.empty() && sym[0] == '@') sym.erase(0, 1);
-        if (m_.lookupSymbol(sym) != owner) continue;
+        if (m_.lookupFunc(m_.attr(call, "callee")) != owner) continue;
         callStack_.pop_back();
         for (uint32_t i = 0; i < m_.numResults(call) && i < m_.numOperands(op); ++i) {
           ValueId r = m_.result(call, i), ret = m_.operand(op, i);
@@ -310,11 +308,8 @@ void IlpBuilder::build(const Simulator &sim) {
       continue;
     }
     if (name == "func.call") {
-      AttrId callee = m_.attr(op, "callee");
-      std::string sym = callee == kNoAttr ? "" : m_.attrs.str(callee);
-      if (!sym.empty() && sym[0] == '@') sym.erase(0, 1);
-      OpId target = sym.empty() ? kNone : m_.lookupSymbol(sym);
-      if (target == kNone || !m_.isa(target, "func.func") || m_.numRegions(target) == 0) {
+      OpId target = m_.lookupFunc(m_.attr(op, "callee"));
+      if (target == kNone || m_.numRegions(target) == 0) {
         addFixedNode(op, mult);
         continue;
       }

@@ -93,12 +93,8 @@ void Simulator::addBlock(BlockId b, double multiplier, int depth) {
     } else if (name == "sdy.named_computation" || name == "sdy.manual_computation") {
       for (uint32_t r = 0; r < m_.numRegions(op); ++r) addRegion(r, multiplier);
     } else if (name == "func.call" && depth < 32) {
-      AttrId callee = m_.attr(op, "callee");
-      if (callee == kNoAttr) continue;
-      std::string sym = m_.attrs.str(callee);
-      if (!sym.empty() && sym[0] == '@') sym.erase(0, 1);
-      OpId f = m_.lookupSymbol(sym);
-      if (f != kNone && m_.isa(f, "func.func")) addBlock(FuncView{const_cast<Module &>(m_), f}.entry(), multiplier, depth + 1);
+      OpId f = m_.lookupFunc(m_.attr(op, "callee"));
+      if (f != kNone) addBlock(FuncView{const_cast<Module &>(m_), f}.entry(), multiplier, depth + 1);
     }
   }
 }
