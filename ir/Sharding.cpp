@@ -99,6 +99,12 @@ bool TensorSharding::isFullyReplicated() const {
   return unreduced.empty();
 }
 
+int64_t TensorSharding::numShards(const Mesh &mesh) const {
+  int64_t n = 1;
+  for (const DimSharding &d : dims) n *= d.shardCount(mesh);
+  return n;
+}
+
 std::vector<int64_t> TensorSharding::localShape(const std::vector<int64_t> &shape,
                                                 const Mesh &mesh) const {
   std::vector<int64_t> local = shape;

@@ -88,6 +88,9 @@ struct TensorSharding {
 
   size_t rank() const { return dims.size(); }
   bool isFullyReplicated() const;
+  // Pieces the tensor is split into: the product of the dimensions' shard
+  // counts ([{"a"}, {"b"}] on ["a"=2, "b"=4]: 8).
+  int64_t numShards(const Mesh &mesh) const;
   // Local shard shape for a global shape under `mesh` (ceil division).
   std::vector<int64_t> localShape(const std::vector<int64_t> &shape,
                                   const Mesh &mesh) const;

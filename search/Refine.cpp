@@ -63,13 +63,8 @@ std::vector<std::optional<TensorSharding>> candidateShardings(const ActionSpace 
   return out;
 }
 
-// Devices a value is split over.
-int64_t shardsOf(const std::optional<TensorSharding> &s, const Mesh &mesh) {
-  int64_t n = 1;
-  if (s)
-    for (const DimSharding &d : s->dims) n *= d.shardCount(mesh);
-  return n;
-}
+// Devices a value is split over (replicated: 1).
+int64_t shardsOf(const std::optional<TensorSharding> &s, const Mesh &mesh) { return s ? s->numShards(mesh) : 1; }
 
 }  // namespace
 

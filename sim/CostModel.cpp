@@ -132,11 +132,7 @@ OpCost costOp(const Module &m, OpId op, const OpShardingRule *rule, const Shardi
     cost.bytes += double(localBytes(m.types, m.type(v), s, rm));
     // Without a rule the op is assumed to split its work as its most
     // sharded result is split.
-    if (!plan && s && rm) {
-      double n = 1;
-      for (const DimSharding &d : s->dims) n *= double(d.shardCount(*rm));
-      shards = std::max(shards, n);
-    }
+    if (!plan && s && rm) shards = std::max(shards, double(s->numShards(*rm)));
   }
   if (plan) shards = double(plan->iterationShards);
   cost.flops = globalFlops / shards;

@@ -66,12 +66,7 @@ TEST(Refine, GoesBelowTheNameLevelOptimum) {
   // plan split it (the input pipeline feeds slices).
   FuncView f{*c.m, c.space.func};
   std::vector<ArgumentInfo> infos = classifyArguments(*c.m, c.space.func);
-  auto devices = [&](const std::optional<TensorSharding> &s) {
-    int64_t n = 1;
-    if (s)
-      for (const DimSharding &d : s->dims) n *= d.shardCount(c.mesh);
-    return n;
-  };
+  auto devices = [&](const std::optional<TensorSharding> &s) { return s ? s->numShards(c.mesh) : 1; };
   for (size_t i = 0; i < f.args().size(); ++i) {
     if (infos[i].role != ArgRole::Data) continue;
     EXPECT_GT(devices(best.shardings[f.args()[i]]), 1) << infos[i].name;
