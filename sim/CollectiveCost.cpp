@@ -5,6 +5,12 @@
 
 namespace autopart {
 
+// One ring over `n` devices ending in a buffer of `bytes`: n-1 steps, each
+// device sending (n-1)/n of the buffer.
+static double ringStageSeconds(double n, double bytes, const LinkParams &link) {
+  return (n - 1) * link.latency + (n - 1) / n * bytes / link.bandwidth;
+}
+
 // Ring stages over `axes` ending in a buffer of `bytes`: the stage over the
 // minor axis moves the smallest buffer.
 static double ringSeconds(const AxisList &axes, double bytes, const Mesh &mesh,
@@ -14,10 +20,7 @@ static double ringSeconds(const AxisList &axes, double bytes, const Mesh &mesh,
   double seconds = 0, majorProduct = 1;
   for (const AxisRef &a : axes) {
     double n = double(a.size(mesh));
-    if (n > 1) {
-      const LinkParams &link = device.link(a.name);
-      seconds += (n - 1) * link.latency + (n - 1) / n * (bytes / majorProduct) / link.bandwidth;
-    }
+    if (n > 1) seconds += ringStageSeconds(n, bytes / majorProduct, device.link(a.name));
     majorProduct *= n;
   }
   return seconds;
@@ -34,7 +37,7 @@ static double hierarchicalAllReduceSeconds(const AxisList &axes, double bytes, c
     double n = double(a.size(mesh));
     if (n <= 1) continue;
     const LinkParams &link = device.link(a.name);
-    double ring = 2 * ((n - 1) * link.latency + (n - 1) / n * bytes / link.bandwidth);
+    double ring = 2 * ringStageSeconds(n, bytes, link);
     if (link.treeAllReduce) {
       double tree = 2 * (std::ceil(std::log2(n)) * link.latency + bytes / link.bandwidth);
       ring = std::min(ring, tree);
@@ -60,9 +63,7 @@ double collectiveSeconds(const Collective &c, const Mesh &mesh, const DevicePara
     double seconds = 0;
     for (const AxisRef &a : c.axes) {
       double n = double(a.size(mesh));
-      if (n <= 1) continue;
-      const LinkParams &link = device.link(a.name);
-      seconds += (n - 1) * link.latency + (n - 1) / n * bytes / link.bandwidth;
+      if (n > 1) seconds += ringStageSeconds(n, bytes, device.link(a.name));
     }
     return seconds;
   }

@@ -16,8 +16,9 @@
 // stage moves the most bytes) and the reverse for a scatter, which costs the
 // same. An all-reduce may also run one full-buffer stage per axis (each a
 // ring or a tree), whichever is faster: at 256 devices and α = 10 µs a ring
-// spends 5.1 ms in latency alone, a tree 160 µs. Example: all-gather of a 64 MiB result over data=8 at 100 GB/s,
-// α = 0: 7/8 · 64 MiB / 100 GB/s = 587 µs.
+// spends 5.1 ms in latency alone, a tree 160 µs. Example: all-gather of a
+// 64 MiB result over data=8 at 100 GB/s, α = 0: 7/8 · 64 MiB / 100 GB/s =
+// 587 µs.
 #pragma once
 
 #include "ir/Sharding.h"

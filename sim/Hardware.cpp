@@ -81,7 +81,7 @@ static bool applyJson(Hardware &h, const nlohmann::json &j, std::string *error) 
     else if (key == "peak_tflops") {
       for (auto &[t, f] : v.items()) h.peakFlops[t] = f.get<double>() * kT;
     } else if (key == "intra_node" || key == "inter_node") {
-      LinkSpec &l = key == "intra_node" ? h.intraNode : h.interNode;
+      LinkParams &l = key == "intra_node" ? h.intraNode : h.interNode;
       for (auto &[k, x] : v.items()) {
         if (k == "bandwidth_gbps") l.bandwidth = x.get<double>() * kG;
         else if (k == "latency_us") l.latency = x.get<double>() * 1e-6;
@@ -145,15 +145,14 @@ DeviceParams hardwareDeviceParams(const Hardware &hw, const Mesh &mesh) {
   p.peakFlopsDefault = it != hw.peakFlops.end() ? it->second : 1e12;
   p.hbmBandwidth = hw.hbmBandwidth;
   p.hbmCapacity = hw.hbmCapacity;
-  p.defaultLink = {hw.interNode.bandwidth, hw.interNode.latency, hw.interNode.treeAllReduce};
+  p.defaultLink = hw.interNode;
   // Minor axes first: they share a node while their product fits in it.
   int64_t inNode = 1;
   for (size_t i = mesh.axes.size(); i-- > 0;) {
     const MeshAxis &a = mesh.axes[i];
     bool intra = inNode * a.size <= hw.devicesPerNode;
     if (intra) inNode *= a.size;
-    const LinkSpec &l = intra ? hw.intraNode : hw.interNode;
-    p.axisLinks[a.name] = {l.bandwidth, l.latency, l.treeAllReduce};
+    p.axisLinks[a.name] = intra ? hw.intraNode : hw.interNode;
   }
   return p;
 }

@@ -24,12 +24,6 @@
 
 namespace autopart {
 
-struct LinkSpec {
-  double bandwidth = 0;  // bytes/s per device per direction
-  double latency = 0;    // seconds per collective step
-  bool treeAllReduce = false;  // switched fabric: see LinkParams
-};
-
 struct Hardware {
   std::string name;
   std::string kind;  // "gpu" or "tpu"
@@ -37,8 +31,8 @@ struct Hardware {
   double hbmCapacity = 0;                   // bytes
   double hbmBandwidth = 0;                  // bytes/s
   int64_t devicesPerNode = 1;               // devices on the fast links
-  LinkSpec intraNode;                       // NVLink / ICI
-  LinkSpec interNode;                       // InfiniBand / DCN
+  LinkParams intraNode;                     // NVLink / ICI
+  LinkParams interNode;                     // InfiniBand / DCN
   std::string source;                       // where the numbers come from
 };
 

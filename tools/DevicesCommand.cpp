@@ -12,7 +12,7 @@ namespace {
 
 int runDevices(bool json) {
   nlohmann::json all = nlohmann::json::array();
-  auto linkJson = [](const LinkSpec &l) {
+  auto linkJson = [](const LinkParams &l) {
     return nlohmann::json{{"bandwidth_gbps", l.bandwidth / 1e9},
                           {"latency_us", l.latency * 1e6},
                           {"tree_all_reduce", l.treeAllReduce}};
