@@ -2,6 +2,14 @@
 
 namespace autopart {
 
+bool nextAxisChoice(std::vector<int> &choice, int slots) {
+  for (int &c : choice) {
+    if (++c < slots) return true;
+    c = -1;
+  }
+  return false;
+}
+
 std::vector<TensorSharding> everyAxisPlacement(const std::string &meshName, const Mesh &mesh,
                                                const std::vector<std::string> &axes,
                                                const std::vector<int64_t> &shape) {
@@ -18,12 +26,7 @@ std::vector<TensorSharding> everyAxisPlacement(const std::string &meshName, cons
       ok = shape[size_t(choice[a])] % d.shardCount(mesh) == 0;
     }
     if (ok) out.push_back(std::move(s));
-    size_t a = 0;
-    for (; a < numAxes; ++a) {
-      if (++choice[a] < int(rank)) break;
-      choice[a] = -1;
-    }
-    if (a == numAxes) break;
+    if (!nextAxisChoice(choice, int(rank))) break;
   }
   return out;
 }

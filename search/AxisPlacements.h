@@ -21,6 +21,12 @@ namespace autopart {
 // the order of an odometer whose first axis turns fastest. A dimension keeps
 // its axes in the order of `axes` and is kept only if their product divides
 // its size.
+// Advances an odometer over placements of axes: choice[a] is the slot
+// (0 .. slots-1: a dimension, a factor) axis `a` goes on, or -1 for none;
+// the first axis turns fastest. False once every combination was visited
+// (choice is back to all -1).
+bool nextAxisChoice(std::vector<int> &choice, int slots);
+
 std::vector<TensorSharding> everyAxisPlacement(const std::string &meshName, const Mesh &mesh,
                                                const std::vector<std::string> &axes,
                                                const std::vector<int64_t> &shape);

@@ -221,12 +221,7 @@ void IlpBuilder::addOpNode(OpId op, const OpShardingRule &rule, double multiplie
         else if (s.cost < strategies[pos->second].cost)
           strategies[pos->second] = std::move(s);
       }
-      size_t a = 0;
-      for (; a < numAxes; ++a) {
-        if (++choice[a] < int(allowed.size())) break;
-        choice[a] = -1;
-      }
-      if (a == numAxes) break;
+      if (!nextAxisChoice(choice, int(allowed.size()))) break;
     }
     // strategies[0] is the replicated one; keep it and the cheapest others.
     std::stable_sort(strategies.begin() + 1, strategies.end(),

@@ -159,35 +159,27 @@ std::optional<IlpPlan> IlpBuilder::solve(std::string *error) {
     rows.push_back(std::move(r));
   }
   // Alpa's linearisation of x_p,a · x_c,b: the edge's columns are a joint
-  // distribution whose marginals are the two one-hot strategy vectors.
+  // distribution whose marginals are the two one-hot strategy vectors. One
+  // row per class `c` of one side: the edge columns with that class sum to
+  // the side's strategies in it.
+  auto marginalRow = [&](const Edge &e, bool producerSide, int c) {
+    const Group &g = groups_[size_t(producerSide ? e.producer : e.consumer)];
+    const std::vector<int> &classes = producerSide ? e.producerClass : e.consumerClass;
+    Row r;
+    for (int o = 0; o < (producerSide ? e.numB : e.numA); ++o) {
+      r.columns.push_back(e.firstColumn + (producerSide ? c * e.numB + o : o * e.numB + c));
+      r.values.push_back(1);
+    }
+    for (int k = 0; k < g.size; ++k)
+      if (classes[size_t(k)] == c) {
+        r.columns.push_back(g.firstColumn + k);
+        r.values.push_back(-1);
+      }
+    rows.push_back(std::move(r));
+  };
   for (const Edge &e : edges_) {
-    const Group &gp = groups_[size_t(e.producer)], &gc = groups_[size_t(e.consumer)];
-    for (int a = 0; a < e.numA; ++a) {
-      Row r;
-      for (int b = 0; b < e.numB; ++b) {
-        r.columns.push_back(e.firstColumn + a * e.numB + b);
-        r.values.push_back(1);
-      }
-      for (int k = 0; k < gp.size; ++k)
-        if (e.producerClass[size_t(k)] == a) {
-          r.columns.push_back(gp.firstColumn + k);
-          r.values.push_back(-1);
-        }
-      rows.push_back(std::move(r));
-    }
-    for (int b = 0; b < e.numB; ++b) {
-      Row r;
-      for (int a = 0; a < e.numA; ++a) {
-        r.columns.push_back(e.firstColumn + a * e.numB + b);
-        r.values.push_back(1);
-      }
-      for (int k = 0; k < gc.size; ++k)
-        if (e.consumerClass[size_t(k)] == b) {
-          r.columns.push_back(gc.firstColumn + k);
-          r.values.push_back(-1);
-        }
-      rows.push_back(std::move(r));
-    }
+    for (int a = 0; a < e.numA; ++a) marginalRow(e, true, a);
+    for (int b = 0; b < e.numB; ++b) marginalRow(e, false, b);
   }
   size_t structuralRows = rows.size();
   plan.buildSeconds = since(t0);

@@ -45,5 +45,16 @@ TEST(AxisPlacements, AxesShareADimensionInTheGivenOrderAndOnlyWhenTheProductDivi
   EXPECT_EQ(everyAxisPlacement("mesh", dataModel(), {}, {8, 6}).size(), 1u);
 }
 
+TEST(AxisPlacements, OdometerVisitsEveryChoiceOnceFirstAxisFastest) {
+  std::vector<int> choice(2, -1);
+  std::vector<std::vector<int>> seen{choice};
+  while (nextAxisChoice(choice, 2)) seen.push_back(choice);
+  EXPECT_EQ(seen, (std::vector<std::vector<int>>{
+                      {-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {0, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}}));
+  EXPECT_EQ(choice, (std::vector<int>{-1, -1}));
+  std::vector<int> none;
+  EXPECT_FALSE(nextAxisChoice(none, 3));
+}
+
 }  // namespace
 }  // namespace autopart
