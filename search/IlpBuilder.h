@@ -21,7 +21,6 @@
 
 namespace autopart::ilp {
 
-
 using Clock = std::chrono::steady_clock;
 inline double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 

@@ -314,5 +314,4 @@ std::optional<IlpPlan> IlpBuilder::solve(std::string *error) {
   return plan;
 }
 
-
 }  // namespace autopart::ilp

@@ -115,7 +115,6 @@ private:
     if (c.feasible) keepTop(c);
   }
 
-
   // The node of the current state, created (and priced) if new.
   int32_t nodeForState() {
     std::vector<uint32_t> key = state_.key();

@@ -21,8 +21,9 @@
 // plan improves, and the result refined value by value with a descent, an
 // annealing walk and a second descent (search/Refine.h: what names cannot
 // express), as are the next best distinct plans the tree priced while time
-// is left (MctsOptions::refineStarts), the best refined plan winning. With an iteration budget the result depends
-// only on the seed; a time budget that cuts the search short does not.
+// is left (MctsOptions::refineStarts), the best refined plan winning. With
+// an iteration budget the result depends only on the seed; a time budget
+// that cuts the search short does not.
 //
 //   MctsOptions o;  o.iterations = 2000;  o.seed = 1;
 //   MctsResult r = runMcts(space, device, o);
