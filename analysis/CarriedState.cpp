@@ -20,7 +20,7 @@ constexpr size_t kMaxVisited = 512;
 }  // namespace
 
 std::vector<int64_t> carriedArguments(const Module &m, OpId func) {
-  FuncView f{const_cast<Module &>(m), func};
+  FuncView f{m, func};
   OpId ret = f.returnOp();
   std::span<const ValueId> args = f.args();
   std::vector<int64_t> carried(f.numResults(), -1);

@@ -118,7 +118,7 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
     if (name == "func.call") {
       OpId f = m.lookupFunc(m.attr(op, "callee"));
       if (f == kNone) return;
-      FuncView fv{const_cast<Module &>(m), f};
+      FuncView fv{m, f};
       std::span<const ValueId> args = fv.args();
       for (size_t i = 0; i < args.size() && i < m.numOperands(op); ++i) linkTensors(m.operand(op, uint32_t(i)), args[i]);
       OpId ret = fv.returnOp();
@@ -285,7 +285,7 @@ std::string describeDim(const Module &m, DimRef d) {
   if (info.isBlockArg) {
     OpId parent = m.regions[m.blocks[info.owner].parent].parent;
     if (parent != kNone && m.isa(parent, "func.func")) {
-      FuncView f{const_cast<Module &>(m), parent};
+      FuncView f{m, parent};
       AttrId a = f.argAttr(info.index, "jax.arg_info");
       s = a != kNoAttr ? unescapeString(m.attrs.stringValue(a))
                        : "%arg" + std::to_string(info.index);

@@ -4,7 +4,7 @@
 
 #include "analysis/NamedDimensions.h"
 #include "bench/SyntheticProgram.h"
-#include "ir/Parser.h"
+#include "asm/Parser.h"
 
 using namespace autopart;
 

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "bench/SyntheticProgram.h"
-#include "ir/Parser.h"
+#include "asm/Parser.h"
 #include "search/IlpBaseline.h"
 #include "sim/Hardware.h"
 
@@ -43,7 +43,7 @@ std::string readModel(const std::string &file) {
 
 OpId mainOf(const Module &m) {
   for (OpId f : m.functions())
-    if (FuncView{const_cast<Module &>(m), f}.name() == "main") return f;
+    if (FuncView{m, f}.name() == "main") return f;
   return m.functions().empty() ? kNone : m.functions().front();
 }
 

@@ -3,8 +3,8 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/SyntheticProgram.h"
-#include "ir/Parser.h"
-#include "ir/Printer.h"
+#include "asm/Parser.h"
+#include "asm/Printer.h"
 
 using namespace autopart;
 

@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "bench/SyntheticProgram.h"
-#include "ir/Parser.h"
+#include "asm/Parser.h"
 #include "sim/Simulator.h"
 
 using namespace autopart;

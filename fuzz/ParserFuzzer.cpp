@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "ir/Parser.h"
-#include "ir/Printer.h"
+#include "asm/Parser.h"
+#include "asm/Printer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string text(reinterpret_cast<const char *>(data), size);

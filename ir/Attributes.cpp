@@ -1,6 +1,6 @@
 #include "ir/Attributes.h"
 
-#include "ir/FloatFormat.h"
+#include "support/FloatFormat.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -209,6 +209,22 @@ OpId Module::lookupFunc(AttrId symbolRef) const {
   return f != kNone && isa(f, "func.func") ? f : kNone;
 }
 
+OpId Module::findEntryFunction(const std::string &wanted) const {
+  OpId fallback = kNone;
+  for (OpId f : functions()) {
+    FuncView v{*this, f};
+    if (v.entry() == kNone) continue;
+    if (!wanted.empty()) {
+      if (v.name() == wanted) return f;
+      continue;
+    }
+    if (v.name() == "main") return f;
+    AttrId vis = attr(f, "sym_visibility");
+    if (fallback == kNone && (vis == kNoAttr || attrs.stringValue(vis) == "public")) fallback = f;
+  }
+  return fallback;
+}
+
 SourceLoc Module::lineCol(uint32_t offset) const {
   if (!source) return SourceLoc{1, 1};
   const std::string &s = *source;
@@ -274,37 +290,37 @@ AttrId FuncView::resultAttr(size_t i, std::string_view name) const {
 AttrId FuncView::argDict(size_t i) const { return entryAttr("arg_attrs", i, {}); }
 AttrId FuncView::resultDict(size_t i) const { return entryAttr("res_attrs", i, {}); }
 
-void FuncView::setEntryAttr(std::string_view listName, size_t count, size_t i,
+void MutableFuncView::setEntryAttr(std::string_view listName, size_t count, size_t i,
                             std::string_view name, AttrId value) {
-  AttrId list = m.attr(op, listName);
+  AttrId list = mm.attr(op, listName);
   std::vector<AttrId> dicts;
-  if (list != kNoAttr) dicts = m.attrs.get(list).elems;
-  AttrId empty = m.attrs.dict({});
+  if (list != kNoAttr) dicts = mm.attrs.get(list).elems;
+  AttrId empty = mm.attrs.dict({});
   dicts.resize(count, empty);
   std::vector<std::pair<NameId, AttrId>> entries;
-  const AttrStorage &d = m.attrs.get(dicts[i]);
-  NameId key = m.names.get(name);
+  const AttrStorage &d = mm.attrs.get(dicts[i]);
+  NameId key = mm.names.get(name);
   for (size_t k = 0; k < d.keys.size(); ++k)
     if (d.keys[k] != key) entries.push_back({d.keys[k], d.elems[k]});
   if (value != kNoAttr) entries.push_back({key, value});
-  dicts[i] = m.attrs.dict(std::move(entries));
+  dicts[i] = mm.attrs.dict(std::move(entries));
   bool allEmpty = std::all_of(dicts.begin(), dicts.end(), [&](AttrId a) { return a == empty; });
   if (allEmpty)
-    m.removeAttr(op, listName);
+    mm.removeAttr(op, listName);
   else
-    m.setAttr(op, listName, m.attrs.array(std::move(dicts)));
+    mm.setAttr(op, listName, mm.attrs.array(std::move(dicts)));
 }
 
-void FuncView::setArgAttr(size_t i, std::string_view name, AttrId value) {
+void MutableFuncView::setArgAttr(size_t i, std::string_view name, AttrId value) {
   setEntryAttr("arg_attrs", args().size(), i, name, value);
 }
-void FuncView::setResultAttr(size_t i, std::string_view name, AttrId value) {
+void MutableFuncView::setResultAttr(size_t i, std::string_view name, AttrId value) {
   setEntryAttr("res_attrs", numResults(), i, name, value);
 }
-void FuncView::removeArgAttr(size_t i, std::string_view name) {
+void MutableFuncView::removeArgAttr(size_t i, std::string_view name) {
   setEntryAttr("arg_attrs", args().size(), i, name, kNoAttr);
 }
-void FuncView::removeResultAttr(size_t i, std::string_view name) {
+void MutableFuncView::removeResultAttr(size_t i, std::string_view name) {
   setEntryAttr("res_attrs", numResults(), i, name, kNoAttr);
 }
 

@@ -50,7 +50,7 @@ struct Operation {
   AttrId loc = kNoAttr;    // trailing `loc(...)` as written, if any
   // Where the op's text ends and where its attribute dictionary is (or would
   // be inserted: dictEnd == kNone), for output that keeps the input's text
-  // (lower/PreserveText.h). kNone: not parsed from text.
+  // (export/PreserveText.h). kNone: not parsed from text.
   uint32_t srcEnd = kNone;
   uint32_t dictBegin = kNone, dictEnd = kNone;
   bool dictKeyword = false;  // a new dictionary needs `attributes ` first
@@ -187,6 +187,9 @@ public:
   // The func.func a symbol reference (`@f`: a call's callee, a composite's
   // decomposition) names; kNone for kNoAttr or any other op.
   OpId lookupFunc(AttrId symbolRef) const;
+  // The entry function: the one named `wanted`, else `main`, else the first
+  // public one with a body. kNone when there is none.
+  OpId findEntryFunction(const std::string &wanted = "") const;
 
   // --- Diagnostics ----------------------------------------------------------
   // Line/column of a byte offset: a binary search over line starts indexed
@@ -200,9 +203,11 @@ private:
 };
 
 // Views over func.func, whose signature lives in its attributes as in MLIR:
-// sym_name, function_type, arg_attrs, res_attrs, sym_visibility.
+// sym_name, function_type, arg_attrs, res_attrs, sym_visibility. FuncView
+// only reads, so analyses holding a `const Module &` use it as they are;
+// MutableFuncView adds the edits.
 struct FuncView {
-  Module &m;
+  const Module &m;
   OpId op;
 
   std::string_view name() const;
@@ -214,17 +219,24 @@ struct FuncView {
   OpId returnOp() const;
   AttrId argAttr(size_t i, std::string_view name) const;
   AttrId resultAttr(size_t i, std::string_view name) const;
-  void setArgAttr(size_t i, std::string_view name, AttrId value);
-  void setResultAttr(size_t i, std::string_view name, AttrId value);
-  void removeArgAttr(size_t i, std::string_view name);
-  void removeResultAttr(size_t i, std::string_view name);
   AttrId argDict(size_t i) const;
   AttrId resultDict(size_t i) const;
 
 private:
   AttrId entryAttr(std::string_view listName, size_t i, std::string_view name) const;
-  void setEntryAttr(std::string_view listName, size_t count, size_t i,
-                    std::string_view name, AttrId value);
+};
+
+struct MutableFuncView : FuncView {
+  MutableFuncView(Module &module, OpId func) : FuncView{module, func}, mm(module) {}
+
+  void setArgAttr(size_t i, std::string_view name, AttrId value);
+  void setResultAttr(size_t i, std::string_view name, AttrId value);
+  void removeArgAttr(size_t i, std::string_view name);
+  void removeResultAttr(size_t i, std::string_view name);
+
+private:
+  Module &mm;
+  void setEntryAttr(std::string_view listName, size_t count, size_t i, std::string_view name, AttrId value);
 };
 
 }  // namespace autopart

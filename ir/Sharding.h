@@ -108,4 +108,9 @@ struct TensorSharding {
   bool operator==(const TensorSharding &) const = default;
 };
 
+// A plan: the sharding of every value, indexed by ValueId (nullopt: not
+// sharded yet / replicated). Tactics, the search and the output stage all
+// exchange plans in this form.
+using ShardingVector = std::vector<std::optional<TensorSharding>>;
+
 }  // namespace autopart

@@ -27,7 +27,7 @@
 #include <functional>
 #include <vector>
 
-#include "propagation/FactorProjection.h"
+#include "ir/FactorProjection.h"
 
 namespace autopart {
 

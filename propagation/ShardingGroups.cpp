@@ -20,7 +20,7 @@ const TensorSharding *storedSharding(const Module &m, ValueId v) {
       return info.index < all.size() ? &all[info.index] : nullptr;
     }
     if (!m.isa(owner, "func.func")) return nullptr;
-    AttrId a = FuncView{const_cast<Module &>(m), owner}.argAttr(info.index, "sdy.sharding");
+    AttrId a = FuncView{m, owner}.argAttr(info.index, "sdy.sharding");
     return a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding ? m.attrs.get(a).sharding.get() : nullptr;
   }
   OpId op = info.owner;

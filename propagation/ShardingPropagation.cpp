@@ -726,9 +726,9 @@ private:
       if (!s.changed || !s.sharding) continue;
       switch (s.storage) {
       case Storage::None: break;
-      case Storage::FuncArg: FuncView{m_, s.op}.setArgAttr(s.index, "sdy.sharding", m_.attrs.sharding(*s.sharding)); break;
+      case Storage::FuncArg: MutableFuncView{m_, s.op}.setArgAttr(s.index, "sdy.sharding", m_.attrs.sharding(*s.sharding)); break;
       case Storage::FuncResult:
-        FuncView{m_, s.op}.setResultAttr(s.index, "sdy.sharding", m_.attrs.sharding(*s.sharding));
+        MutableFuncView{m_, s.op}.setResultAttr(s.index, "sdy.sharding", m_.attrs.sharding(*s.sharding));
         break;
       case Storage::OpAttr: m_.setAttr(s.op, "sharding", m_.attrs.sharding(*s.sharding)); break;
       case Storage::OpResult: perOp[s.op].push_back(i); break;

@@ -42,7 +42,7 @@ std::optional<OpShardingRule> compositeRule(const Module &m, OpId op, const Rule
                                             Diagnostics *diags) {
   OpId callee = m.lookupFunc(m.attr(op, "decomposition"));
   if (callee == kNone) return std::nullopt;
-  FuncView f{const_cast<Module &>(m), callee};
+  FuncView f{m, callee};
   OpId ret = f.returnOp();
   if (ret == kNone || f.args().size() != m.numOperands(op) || m.numOperands(ret) != m.numResults(op))
     return std::nullopt;

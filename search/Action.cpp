@@ -4,7 +4,7 @@
 #include <map>
 #include <numeric>
 
-#include "tactics/ArgumentRoles.h"
+#include "analysis/ArgumentRoles.h"
 
 namespace autopart {
 
@@ -103,7 +103,7 @@ ActionSpace ActionSpace::build(const Module &m, OpId func, const NamedDimensions
     s.axes.push_back({a.name, a.size, int(i)});
   }
 
-  FuncView f{const_cast<Module &>(m), func};
+  FuncView f{m, func};
   std::span<const ValueId> args = f.args();
   std::vector<ArgumentInfo> infos = classifyArguments(m, func);
   std::vector<int8_t> argRole(m.values.size(), -1);

@@ -3,7 +3,7 @@
 #include <unistd.h>
 
 #include "sim/Hardware.h"
-#include "tactics/ArgumentRoles.h"
+#include "analysis/ArgumentRoles.h"
 
 namespace autopart {
 
@@ -30,7 +30,7 @@ AutoTacticFn makeAutoTactic(AutoTacticOptions options) {
                             {"fits", out.cost.feasible}, {"search_seconds", out.seconds}};
     // Report what the search added to the arguments; count every dimension.
     std::vector<ArgumentInfo> infos = classifyArguments(ctx.m, ctx.func);
-    std::span<const ValueId> args = FuncView{const_cast<Module &>(ctx.m), ctx.func}.args();
+    std::span<const ValueId> args = FuncView{ctx.m, ctx.func}.args();
     std::vector<int64_t> argIndex(state.size(), -1);
     for (size_t i = 0; i < args.size(); ++i) argIndex[args[i]] = int64_t(i);
     int64_t dims = 0;

@@ -1,6 +1,5 @@
 #include "search/IlpBaseline.h"
 
-#include "lower/AnnotateModule.h"
 #include "search/IlpBuilder.h"
 
 namespace autopart {
@@ -40,41 +39,18 @@ std::optional<IlpPlan> solveIlpPlan(const Module &m, OpId func, const Mesh &mesh
   return plan;
 }
 
-IlpPlanSimulation simulateIlpPlan(Module &m, OpId func, const IlpPlan &plan, const Mesh &mesh,
+IlpPlanSimulation simulateIlpPlan(const Module &m, OpId func, const IlpPlan &plan, const Mesh &mesh,
                                   const std::string &meshName, const DeviceParams &device,
                                   const IlpOptions &opts) {
-  setModuleMesh(m, meshName, mesh);
   FuncView f{m, func};
-  auto sharding = [&](ValueId v) -> const TensorSharding * {
-    return v < plan.shardings.size() && plan.shardings[v] ? &*plan.shardings[v] : nullptr;
-  };
-  OpId ret = f.returnOp();
-  std::vector<const TensorSharding *> results(f.numResults(), nullptr);
-  for (size_t i = 0; i < results.size(); ++i) {
-    AttrId a = f.resultAttr(i, "sdy.sharding");
-    if (a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding)
-      results[i] = m.attrs.get(a).sharding.get();
-    else if (opts.freeResultShardings && ret != kNone && i < m.numOperands(ret))
-      results[i] = sharding(m.operand(ret, uint32_t(i)));
-  }
-  std::vector<TensorSharding> resultCopies;
-  for (const TensorSharding *s : results)
-    if (s) resultCopies.push_back(*s);
-  size_t next = 0;
-  for (const TensorSharding *&s : results)
-    if (s) s = &resultCopies[next++];
-  AnnotateOptions annotate;
-  annotate.meshName = meshName;
-  annotateFunction(
-      m, func, mesh, annotate, [&](size_t i) { return sharding(f.args()[i]); },
-      [&](size_t i) { return results[i]; });
-
   ShardingMap map = ShardingMap::fromModule(m);
+  map.addMesh(meshName, mesh);
   for (ValueId v = 0; v < plan.shardings.size(); ++v)
     if (plan.shardings[v]) map.set(v, *plan.shardings[v]);
   SimOptions so;
   so.entry = std::string(f.name());
   so.unknownTripCount = opts.unknownTripCount;
+  so.undeclaredResultsFollowOperands = opts.freeResultShardings;
   Simulator sim(m, std::move(map), device, so);
   IlpPlanSimulation out;
   out.step = sim.evaluate();

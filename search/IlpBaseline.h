@@ -96,10 +96,10 @@ struct IlpPlanSimulation {
   MemoryReport memory;
 };
 
-// The simulator's view of a plan: writes the mesh and the function's result
-// shardings (those of the returned values, as `autopart plan` does) into `m`,
-// then simulates with every value's sharding from `plan`.
-IlpPlanSimulation simulateIlpPlan(Module &m, OpId func, const IlpPlan &plan, const Mesh &mesh,
+// The simulator's view of a plan: every value's sharding from `plan` on
+// `mesh`, results without a declared sharding taking their returned values'
+// (as `autopart plan` writes them) when `freeResultShardings`.
+IlpPlanSimulation simulateIlpPlan(const Module &m, OpId func, const IlpPlan &plan, const Mesh &mesh,
                                   const std::string &meshName, const DeviceParams &device,
                                   const IlpOptions &opts = {});
 

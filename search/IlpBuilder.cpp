@@ -8,7 +8,7 @@
 #include "sim/CollectiveCost.h"
 #include "sim/CommonFactorSharding.h"
 #include "sim/CostModel.h"
-#include "propagation/FactorProjection.h"
+#include "ir/FactorProjection.h"
 #include "sim/Flops.h"
 #include "sim/LocalSize.h"
 
@@ -46,7 +46,7 @@ int IlpBuilder::addValueNode(const std::vector<ValueId> &defs, ValueId follow) {
   }
   std::vector<ShardingId> ids;
   const TensorSharding *fixed = nullptr;
-  FuncView f{const_cast<Module &>(m_), func_};
+  FuncView f{m_, func_};
   std::span<const ValueId> args = f.args();
   for (size_t i = 0; i < args.size(); ++i)
     if (args[i] == defs.front()) {
@@ -254,7 +254,7 @@ void IlpBuilder::addOpNode(OpId op, const OpShardingRule &rule, double multiplie
 }
 
 void IlpBuilder::build(const Simulator &sim) {
-  FuncView f{const_cast<Module &>(m_), func_};
+  FuncView f{m_, func_};
   for (ValueId a : f.args()) nodeFor(a);
   for (const Simulator::Site &site : sim.sites()) {
     OpId op = site.op;
@@ -308,7 +308,7 @@ void IlpBuilder::build(const Simulator &sim) {
         addFixedNode(op, mult);
         continue;
       }
-      std::span<const ValueId> params = FuncView{const_cast<Module &>(m_), target}.args();
+      std::span<const ValueId> params = FuncView{m_, target}.args();
       for (uint32_t i = 0; i < m_.numOperands(op) && i < params.size(); ++i) {
         ValueId in = m_.operand(op, i);
         if (!shardable(params[i]) || nodeFor(in) < 0) continue;

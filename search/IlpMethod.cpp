@@ -41,7 +41,7 @@ SearchOutcome runIlp(const SearchProblem &p, const SearchBudget &budget) {
   }
   out.actions.push_back(std::to_string(shardedValues) + " of " + std::to_string(decided) +
                         " tensors sharded");
-  FuncView f{const_cast<Module &>(p.m), p.func};
+  FuncView f{p.m, p.func};
   for (size_t i = 0; i < f.args().size(); ++i) {
     ValueId v = f.args()[i];
     if (v >= plan->shardings.size() || !plan->shardings[v]) continue;

@@ -7,7 +7,7 @@
 
 #include "rules/OpShardingRuleRegistry.h"
 #include "search/AxisPlacements.h"
-#include "tactics/ArgumentRoles.h"
+#include "analysis/ArgumentRoles.h"
 
 namespace autopart {
 
@@ -76,7 +76,7 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
   r.cost = startCost;
   if (!startCost.feasible || space.axes.empty()) return r;
   const Module &m = *space.m;
-  FuncView f{const_cast<Module &>(m), space.func};
+  FuncView f{m, space.func};
   const std::vector<OpId> &ops = m.blocks[f.entry()].ops;
   std::span<const ValueId> args = f.args();
   // A data argument may change layout but not be split over fewer devices

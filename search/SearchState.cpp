@@ -21,7 +21,7 @@ namespace {
 
 SimOptions simOptionsFor(const ActionSpace &space) {
   SimOptions o;
-  o.entry = std::string(FuncView{const_cast<Module &>(*space.m), space.func}.name());
+  o.entry = std::string(FuncView{*space.m, space.func}.name());
   // The plan writes each result's sharding as its returned value's.
   o.resultsFollowOperands = true;
   return o;
@@ -220,7 +220,7 @@ SearchState::Improvement SearchState::bestImprovingAction(const PlanCost &than,
 
 std::vector<std::pair<size_t, uint32_t>> SearchState::shardedArgumentDims() const {
   std::vector<std::pair<size_t, uint32_t>> out;
-  std::span<const ValueId> args = FuncView{const_cast<Module &>(*space_->m), func_}.args();
+  std::span<const ValueId> args = FuncView{*space_->m, func_}.args();
   for (size_t i = 0; i < args.size(); ++i) {
     const std::optional<TensorSharding> &s = current_[args[i]];
     if (!s) continue;

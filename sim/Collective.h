@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "ir/Module.h"
-#include "propagation/AxisList.h"
+#include "ir/AxisList.h"
 
 namespace autopart {
 

@@ -16,7 +16,7 @@
 #include <optional>
 #include <vector>
 
-#include "propagation/FactorProjection.h"
+#include "ir/FactorProjection.h"
 
 namespace autopart {
 

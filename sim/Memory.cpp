@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "sim/LocalSize.h"
-#include "tactics/ArgumentRoles.h"
+#include "analysis/ArgumentRoles.h"
 
 namespace autopart {
 
@@ -96,7 +96,7 @@ MemoryReport analyzeMemory(const Module &m, OpId func, const ShardingMap &shardi
                            const std::function<int64_t(OpId)> &transientBytes) {
   MemoryReport report;
   if (func == kNone) return report;
-  FuncView f{const_cast<Module &>(m), func};
+  FuncView f{m, func};
   Liveness lv(m, shardings, transientBytes);
   BlockId b = f.entry();
   const std::vector<OpId> &ops = m.blocks[b].ops;

@@ -32,7 +32,7 @@ ShardingMap ShardingMap::fromModule(const Module &m) {
         map.meshes_[std::string(m.attrs.stringValue(name))] = *m.attrs.get(mesh).mesh;
     }
   for (OpId func : m.functions()) {
-    FuncView f{const_cast<Module &>(m), func};
+    FuncView f{m, func};
     std::span<const ValueId> args = f.args();
     for (size_t i = 0; i < args.size(); ++i) {
       AttrId a = f.argAttr(i, "sdy.sharding");

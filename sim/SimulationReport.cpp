@@ -4,7 +4,7 @@
 #include <iomanip>
 #include <sstream>
 
-#include "ir/Format.h"
+#include "support/Format.h"
 #include "sim/CollectiveCost.h"
 #include "sim/Memory.h"
 

@@ -17,7 +17,7 @@ OpId pickEntry(const Module &m, const std::string &name) {
   if (funcs.empty()) return kNone;
   std::string want = name.empty() ? "main" : name;
   for (OpId f : funcs)
-    if (FuncView{const_cast<Module &>(m), f}.name() == want) return f;
+    if (FuncView{m, f}.name() == want) return f;
   return name.empty() ? funcs.front() : kNone;
 }
 
@@ -31,7 +31,7 @@ Simulator::Simulator(const Module &m, ShardingMap shardings, DeviceParams device
     warnings_.push_back("no function to simulate");
     return;
   }
-  FuncView f{const_cast<Module &>(m), entry_};
+  FuncView f{m, entry_};
   for (size_t i = 0; i < f.numResults(); ++i) {
     AttrId a = f.resultAttr(i, "sdy.sharding");
     declaredResults_.push_back(a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding ? m.attrs.get(a).sharding.get()
@@ -94,7 +94,7 @@ void Simulator::addBlock(BlockId b, double multiplier, int depth) {
       for (uint32_t r = 0; r < m_.numRegions(op); ++r) addRegion(r, multiplier);
     } else if (name == "func.call" && depth < 32) {
       OpId f = m_.lookupFunc(m_.attr(op, "callee"));
-      if (f != kNone) addBlock(FuncView{const_cast<Module &>(m_), f}.entry(), multiplier, depth + 1);
+      if (f != kNone) addBlock(FuncView{m_, f}.entry(), multiplier, depth + 1);
     }
   }
 }
@@ -192,7 +192,8 @@ void Simulator::evaluateSite(size_t i) {
     returnTargets_.assign(declaredResults_.size(), {});
     for (size_t r = 0; r < returnTargets_.size(); ++r) {
       ReturnTarget &t = returnTargets_[r];
-      t.declared = !options_.resultsFollowOperands;
+      t.declared = !options_.resultsFollowOperands &&
+                   !(options_.undeclaredResultsFollowOperands && declaredResults_[r] == nullptr);
       t.result = declaredResults_[r];
       t.carried = carriedArgs_[r] != kNone;
       if (t.carried) t.argument = shardings_.get(carriedArgs_[r]);

@@ -45,6 +45,9 @@ struct SimOptions {
   // planner writes them so) instead of the declared ones, so returning costs
   // no reshard.
   bool resultsFollowOperands = false;
+  // The same for results without a declared sharding only (a declared one is
+  // still a target): the ILP baseline prices its plans so.
+  bool undeclaredResultsFollowOperands = false;
   // A result that carries an argument to the next step (analysis/CarriedState.h)
   // and is returned sharded differently from that argument pays for the
   // reshard the next call makes.

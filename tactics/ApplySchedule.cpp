@@ -2,29 +2,13 @@
 
 #include <unordered_set>
 
-#include "tactics/ArgumentRoles.h"
+#include "analysis/ArgumentRoles.h"
 #include "tactics/TacticSeeds.h"
 
 namespace autopart {
 
-OpId findEntryFunction(const Module &m, const std::string &wanted) {
-  OpId fallback = kNone;
-  for (OpId f : m.functions()) {
-    FuncView v{const_cast<Module &>(m), f};
-    if (v.entry() == kNone) continue;
-    if (!wanted.empty()) {
-      if (v.name() == wanted) return f;
-      continue;
-    }
-    if (v.name() == "main") return f;
-    AttrId vis = m.attr(f, "sym_visibility");
-    if (fallback == kNone && (vis == kNoAttr || m.attrs.stringValue(vis) == "public")) fallback = f;
-  }
-  return fallback;
-}
-
 void seedFromInput(const Module &m, OpId func, ShardingVector &state) {
-  FuncView f{const_cast<Module &>(m), func};
+  FuncView f{m, func};
   for (size_t i = 0; i < f.args().size(); ++i) {
     AttrId a = f.argAttr(i, "sdy.sharding");
     if (a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding) state[f.args()[i]] = *m.attrs.get(a).sharding;

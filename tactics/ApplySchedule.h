@@ -38,10 +38,6 @@ struct ScheduleContext {
 using AutoTacticFn = std::function<std::optional<nlohmann::json>(
     const ScheduleContext &, const Tactic &, ShardingVector &state, std::string *error)>;
 
-// The entry function: the one named, else `main`, else the first public one
-// with a body. kNone when there is none.
-OpId findEntryFunction(const Module &m, const std::string &wanted = "");
-
 // Shardings the input already carries on the entry function's arguments;
 // tactics treat them as fixed.
 void seedFromInput(const Module &m, OpId func, ShardingVector &state);

@@ -19,8 +19,6 @@
 
 namespace autopart {
 
-using ShardingVector = std::vector<std::optional<TensorSharding>>;
-
 struct NamePropagationStats {
   int64_t sharded = 0;  // member dimensions newly sharded
   int64_t skipped = 0;  // members whose value already used the axis

@@ -2,7 +2,7 @@
 
 #include <fnmatch.h>
 
-#include "tactics/ArgumentRoles.h"
+#include "analysis/ArgumentRoles.h"
 
 namespace autopart {
 
@@ -44,7 +44,7 @@ bool globMatches(const std::string &glob, const std::string &name) {
 // Names that Megatron shards: see the header.
 std::vector<bool> hiddenNames(const Module &m, OpId func, const NamedDimensions &nd,
                               const std::vector<ArgumentInfo> &infos) {
-  FuncView f{const_cast<Module &>(m), func};
+  FuncView f{m, func};
   std::span<const ValueId> args = f.args();
   std::vector<int> params(nd.names.size(), 0);
   std::vector<bool> touchesData(nd.names.size(), false);
@@ -74,7 +74,7 @@ TacticSeeds seedTactic(const Module &m, OpId func, const Tactic &tactic, const M
   if (tactic.axes.empty()) return out;
   const std::string &axis = tactic.axes[0];
   int64_t axisSize = mesh.axisSize(axis);
-  FuncView f{const_cast<Module &>(m), func};
+  FuncView f{m, func};
   std::span<const ValueId> args = f.args();
   std::vector<ArgumentInfo> infos = classifyArguments(m, func);
   std::vector<bool> hidden;

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ir/Parser.h"
+#include "asm/Parser.h"
 
 namespace autopart::testing {
 

@@ -8,9 +8,10 @@
 #include <regex>
 
 #include "ir/Diagnostics.h"
-#include "ir/Parser.h"
+#include "asm/Parser.h"
 #include "ir/Pass.h"
-#include "ir/Printer.h"
+#include "asm/Printer.h"
+#include "support/AtomicFile.h"
 #include "tools/VerifyDiagnostics.h"
 
 using namespace autopart;

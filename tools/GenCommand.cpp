@@ -10,8 +10,8 @@
 #include <iostream>
 
 #include "gen/Models.h"
-#include "ir/Parser.h"
-#include "ir/Printer.h"
+#include "asm/Parser.h"
+#include "support/AtomicFile.h"
 #include "tools/Command.h"
 
 namespace autopart {

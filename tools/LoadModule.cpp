@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "ir/Parser.h"
+#include "asm/Parser.h"
 #include "tactics/ApplySchedule.h"
 
 namespace autopart {
@@ -20,13 +20,13 @@ std::unique_ptr<Module> loadModule(const std::string &path) {
 }
 
 OpId findPlannableEntry(const Module &m, const std::string &wanted, const char *command) {
-  OpId func = findEntryFunction(m, wanted);
+  OpId func = m.findEntryFunction(wanted);
   if (func == kNone) {
     std::cerr << "autopart " << command << ": error: no entry function"
               << (wanted.empty() ? "" : " named '" + wanted + "'") << " with a body\n";
     return kNone;
   }
-  FuncView f{const_cast<Module &>(m), func};
+  FuncView f{m, func};
   for (ValueId v : f.args())
     if (m.types.hasDynamicDim(m.type(v))) {
       std::cerr << m.fileName << ": error: argument of type " << m.types.str(m.type(v))

@@ -11,10 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ir/Format.h"
-#include "ir/Printer.h"
-#include "lower/AnnotateModule.h"
-#include "lower/PreserveText.h"
+#include "support/Format.h"
+#include "asm/Printer.h"
+#include "export/AnnotateModule.h"
+#include "export/PreserveText.h"
 #include "search/SearchMethod.h"
 #include "sim/Hardware.h"
 #include "tactics/ApplySchedule.h"

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/Flops.h"
-#include "tactics/ArgumentRoles.h"
+#include "analysis/ArgumentRoles.h"
 #include "tools/Command.h"
 #include "tools/LoadModule.h"
 
@@ -48,7 +48,7 @@ std::string humanCount(double f) {
 }
 
 nlohmann::json functionStats(const Module &m, OpId func, int top) {
-  FuncView f{const_cast<Module &>(m), func};
+  FuncView f{m, func};
   std::map<std::string, int64_t> histogram;
   double flops = 0;
   int64_t numOps = 0;

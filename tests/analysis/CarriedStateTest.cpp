@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "ir/Parser.h"
+#include "asm/Parser.h"
 
 namespace autopart {
 namespace {

@@ -11,12 +11,12 @@ namespace {
 using autopart::testing::parse;
 
 ValueId arg(const Module &m, size_t i, size_t func = 0) {
-  return FuncView{const_cast<Module &>(m), m.functions()[func]}.args()[i];
+  return FuncView{m, m.functions()[func]}.args()[i];
 }
 
 // Operand i of the entry function's return.
 ValueId returned(const Module &m, uint32_t i) {
-  return m.operand(FuncView{const_cast<Module &>(m), m.functions()[0]}.returnOp(), i);
+  return m.operand(FuncView{m, m.functions()[0]}.returnOp(), i);
 }
 
 TEST(NamedDimensionsTest, MatmulChainSharesHiddenName) {

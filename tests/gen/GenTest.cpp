@@ -7,7 +7,7 @@
 
 #include "analysis/NamedDimensions.h"
 #include "gen/Models.h"
-#include "tactics/ArgumentRoles.h"
+#include "analysis/ArgumentRoles.h"
 
 #include "tests/TestUtil.h"
 

@@ -2,7 +2,7 @@
 // computation shardings.
 #include <gtest/gtest.h>
 
-#include "ir/Printer.h"
+#include "asm/Printer.h"
 #include "propagation/DataFlowEdges.h"
 
 #include "tests/TestUtil.h"

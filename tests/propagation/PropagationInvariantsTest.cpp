@@ -9,7 +9,7 @@
 #include <map>
 #include <sstream>
 
-#include "ir/Parser.h"
+#include "asm/Parser.h"
 #include "propagation/DataFlowEdges.h"
 #include "propagation/ShardingPropagation.h"
 
@@ -58,7 +58,7 @@ std::string firstInvalid(const Module &m) {
   };
   std::string found;
   for (OpId func : m.functions()) {
-    FuncView f{const_cast<Module &>(m), func};
+    FuncView f{m, func};
     std::span<const ValueId> args = f.args();
     for (size_t i = 0; i < args.size() && found.empty(); ++i) {
       AttrId a = f.argAttr(i, "sdy.sharding");

@@ -1,7 +1,7 @@
 // Module-level propagation: fixpoint, write-back and the worklist's cost.
 #include <gtest/gtest.h>
 
-#include "ir/Printer.h"
+#include "asm/Printer.h"
 #include "propagation/ShardingPropagation.h"
 
 #include "tests/TestUtil.h"

@@ -2,7 +2,7 @@
 // keeps them replicated); autopart gives them rules so the whole spec shards.
 #include <gtest/gtest.h>
 
-#include "ir/Parser.h"
+#include "asm/Parser.h"
 #include "rules/OpShardingRuleRegistry.h"
 
 using namespace autopart;

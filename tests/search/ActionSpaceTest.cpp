@@ -57,7 +57,7 @@ TEST_P(ExpertReachable, BySequenceOfActions) {
   NamedDimensions names = analyzeNamedDimensions(*m);
   Mesh mesh{{{"data", 2}, {"model", 4}}, {}};
   ShardingVector expert = expertPlan(*m, names, mesh, GetParam().tactics);
-  ActionSpace space = ActionSpace::build(*m, findEntryFunction(*m), names, mesh, "mesh", {},
+  ActionSpace space = ActionSpace::build(*m, m->findEntryFunction(), names, mesh, "mesh", {},
                                          ShardingVector(m->values.size()));
   SearchState st(space, DeviceParams{});
   std::vector<uint32_t> path = reach(st, expert);
@@ -92,7 +92,7 @@ TEST(ActionSpace, LegalityAxisDividesAndUsedOnce) {
   auto m = parseProgram(testing::mlpStep());
   NamedDimensions names = analyzeNamedDimensions(*m);
   Mesh mesh{{{"data", 2}, {"model", 3}}, {}};
-  ActionSpace space = ActionSpace::build(*m, findEntryFunction(*m), names, mesh, "mesh", {},
+  ActionSpace space = ActionSpace::build(*m, m->findEntryFunction(), names, mesh, "mesh", {},
                                          ShardingVector(m->values.size()));
   // No name of size 64, 512 or 2048 is divisible by 3: no action uses "model".
   for (const Action &a : space.actions) EXPECT_NE(a.axis, 1);
@@ -123,7 +123,7 @@ TEST(ActionSpace, InputShardingIsFixed) {
   ASSERT_TRUE(m);
   NamedDimensions names = analyzeNamedDimensions(*m);
   Mesh mesh{{{"data", 2}, {"model", 4}}, {}};
-  OpId func = findEntryFunction(*m);
+  OpId func = m->findEntryFunction();
   ShardingVector base(m->values.size());
   seedFromInput(*m, func, base);
   ActionSpace space = ActionSpace::build(*m, func, names, mesh, "mesh", {}, base);
@@ -150,7 +150,7 @@ TEST(ActionSpace, RepeatedLayersShareActions) {
   auto build = [&](int layers, std::unique_ptr<Module> &m, NamedDimensions &names) {
     m = testing::parseProgram(testing::mlpStack(layers));
     names = analyzeNamedDimensions(*m);
-    return ActionSpace::build(*m, findEntryFunction(*m), names, mesh, "mesh", {}, ShardingVector(m->values.size()));
+    return ActionSpace::build(*m, m->findEntryFunction(), names, mesh, "mesh", {}, ShardingVector(m->values.size()));
   };
   std::unique_ptr<Module> m1, m4;
   NamedDimensions n1, n4;
@@ -177,7 +177,7 @@ TEST(ActionSpace, AtRestWithUpdateSplitsTheNewParameters) {
   auto m = testing::parseProgram(testing::mlpStack(2));
   NamedDimensions names = analyzeNamedDimensions(*m);
   Mesh mesh{{{"data", 8}}, {}};
-  OpId func = findEntryFunction(*m);
+  OpId func = m->findEntryFunction();
   ActionSpace space = ActionSpace::build(*m, func, names, mesh, "mesh", {}, ShardingVector(m->values.size()));
   OpId ret = FuncView{*m, func}.returnOp();
   ValueId newW1 = m->operand(ret, 1);  // %n1_0

@@ -21,7 +21,7 @@ void checkIlpBeatsReplicated(const std::string &program) {
   std::string err;
   std::optional<Hardware> hw = loadHardware("h100-80gb", &err);
   ASSERT_TRUE(hw) << err;
-  SearchProblem p{*m, findEntryFunction(*m), mesh, "mesh", names, hardwareDeviceParams(*hw, mesh),
+  SearchProblem p{*m, m->findEntryFunction(), mesh, "mesh", names, hardwareDeviceParams(*hw, mesh),
                   ShardingVector(m->values.size()), {}};
   const SearchMethodInfo *ilp = findSearchMethod("ilp");
   ASSERT_NE(ilp, nullptr);
@@ -57,7 +57,7 @@ TEST(IlpMethod, AutoNoSlowerOnT5Step) {
   std::string err;
   std::optional<Hardware> hw = loadHardware("tpu-v5e", &err);
   ASSERT_TRUE(hw) << err;
-  SearchProblem p{*m, findEntryFunction(*m), mesh, "mesh", names, hardwareDeviceParams(*hw, mesh),
+  SearchProblem p{*m, m->findEntryFunction(), mesh, "mesh", names, hardwareDeviceParams(*hw, mesh),
                   ShardingVector(m->values.size()), {}};
   SearchBudget budget;
   budget.seconds = 120;

@@ -7,7 +7,7 @@
 #include "search/Mcts.h"
 #include "search/SearchMethod.h"
 #include "sim/Hardware.h"
-#include "tactics/ArgumentRoles.h"
+#include "analysis/ArgumentRoles.h"
 
 #include "tests/search/SearchFixtures.h"
 
@@ -33,7 +33,7 @@ struct Case {
     std::optional<Hardware> hw = loadHardware(preset, &err);
     EXPECT_TRUE(hw) << err;
     device = hardwareDeviceParams(*hw, mesh);
-    space = ActionSpace::build(*m, findEntryFunction(*m), names, mesh, "mesh", {}, ShardingVector(m->values.size()));
+    space = ActionSpace::build(*m, m->findEntryFunction(), names, mesh, "mesh", {}, ShardingVector(m->values.size()));
   }
 };
 
@@ -199,7 +199,7 @@ TEST(Mcts, PolishSwapsAxes) {
   ASSERT_TRUE(hw) << err;
   DeviceParams device = hardwareDeviceParams(*hw, mesh);
   ActionSpace space =
-      ActionSpace::build(*m, findEntryFunction(*m), names, mesh, "mesh", {}, ShardingVector(m->values.size()));
+      ActionSpace::build(*m, m->findEntryFunction(), names, mesh, "mesh", {}, ShardingVector(m->values.size()));
   SearchState st(space, device);
   for (const char *want : {"batch['inputs'] dim 0) on \"data\"", "['mlp']['w1'] dim 1) on \"model\""})
     for (uint32_t id = 0; id < space.size(); ++id)

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "ir/Parser.h"
+#include "asm/Parser.h"
 #include "tactics/ApplySchedule.h"
 
 namespace autopart::testing {
@@ -87,7 +87,7 @@ inline ShardingVector expertPlan(const Module &m, const NamedDimensions &names, 
   std::optional<TacticSchedule> schedule = parseTacticSchedule(tactics, mesh, &err);
   EXPECT_TRUE(schedule) << err;
   ShardingVector state(m.values.size());
-  OpId func = findEntryFunction(m);
+  OpId func = m.findEntryFunction();
   ScheduleContext ctx{m, func, mesh, "mesh", names};
   EXPECT_TRUE(applySchedule(ctx, *schedule, state, AutoTacticFn{}, &err)) << err;
   return state;

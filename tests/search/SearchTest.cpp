@@ -42,7 +42,7 @@ struct Fixture {
         device(preset(mesh, device)) {}
 
   SearchProblem problem() const {
-    return SearchProblem{*m, findEntryFunction(*m), mesh, "mesh", names, device, ShardingVector(m->values.size()), {}};
+    return SearchProblem{*m, m->findEntryFunction(), mesh, "mesh", names, device, ShardingVector(m->values.size()), {}};
   }
 };
 
@@ -192,7 +192,7 @@ TEST(AutoTactic, ComposesWithManualTactics) {
   ASSERT_TRUE(s) << err;
   ShardingVector dpOnly = testing::expertPlan(*fx.m, fx.names, fx.mesh, "dp");
   ShardingVector state(fx.m->values.size());
-  ScheduleContext ctx{*fx.m, findEntryFunction(*fx.m), fx.mesh, "mesh", fx.names};
+  ScheduleContext ctx{*fx.m, fx.m->findEntryFunction(), fx.mesh, "mesh", fx.names};
   AutoTacticOptions o;
   o.budget.iterations = 300;
   std::optional<nlohmann::json> report = applySchedule(ctx, *s, state, makeAutoTactic(o), &err);

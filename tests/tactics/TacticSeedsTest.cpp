@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "analysis/NamedDimensions.h"
-#include "ir/Parser.h"
+#include "asm/Parser.h"
 #include "tactics/TacticSchedule.h"
-#include "tactics/ArgumentRoles.h"
+#include "analysis/ArgumentRoles.h"
 #include "tactics/TacticSeeds.h"
 
 namespace autopart {

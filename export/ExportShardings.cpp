@@ -1,0 +1,148 @@
+#include "export/ExportShardings.h"
+
+#include <map>
+
+#include "export/GspmdSharding.h"
+
+namespace autopart {
+
+namespace {
+
+class Exporter {
+public:
+  Exporter(Module &m, const ExportOptions &opts) : m_(m), opts_(opts) {
+    if (m.top == kNone) return;
+    for (BlockId b : m.regions[m.region(m.top, 0)].blocks)
+      for (OpId op : m.blocks[b].ops) {
+        if (!m.isa(op, "sdy.mesh")) continue;
+        AttrId name = m.attr(op, "sym_name"), mesh = m.attr(op, "mesh");
+        if (name != kNoAttr && mesh != kNoAttr && m.attrs.kind(mesh) == AttrKind::Mesh) {
+          meshes_[std::string(m.attrs.stringValue(name))] = *m.attrs.get(mesh).mesh;
+          meshOps_.push_back(op);
+        }
+      }
+  }
+
+  bool run(ExportError *error);
+
+private:
+  // The GSPMD string of `s`, or empty with error_ set.
+  std::string convert(const TensorSharding &s, OpId at);
+  AttrId stringAttr(const std::string &g) { return m_.attrs.string(escapeString(g)); }
+  bool convertFunction(OpId func);
+  bool convertOp(OpId op);
+
+  Module &m_;
+  ExportOptions opts_;
+  std::map<std::string, Mesh> meshes_;
+  std::vector<OpId> meshOps_;
+  void fail(OpId op, std::string message) { error_ = {op, std::move(message)}; }
+  ExportError error_;
+};
+
+std::string Exporter::convert(const TensorSharding &s, OpId at) {
+  const Mesh *mesh = s.inlineMesh ? &*s.inlineMesh : nullptr;
+  if (!mesh) {
+    auto it = meshes_.find(s.meshName);
+    if (it == meshes_.end()) {
+      fail(at, "sharding refers to unknown mesh @" + s.meshName);
+      return "";
+    }
+    mesh = &it->second;
+  }
+  std::string why;
+  std::string g = gspmdSharding(s, *mesh, &why);
+  if (g.empty()) fail(at, s.str() + " has no GSPMD form: " + why);
+  return g;
+}
+
+bool Exporter::convertFunction(OpId func) {
+  MutableFuncView f{m_, func};
+  for (size_t i = 0; i < f.args().size(); ++i) {
+    AttrId a = f.argAttr(i, "sdy.sharding");
+    if (a == kNoAttr || m_.attrs.kind(a) != AttrKind::Sharding) continue;
+    std::string g = convert(*m_.attrs.get(a).sharding, func);
+    if (g.empty()) return false;
+    f.setArgAttr(i, "mhlo.sharding", stringAttr(g));
+    if (!opts_.keepSdy) f.removeArgAttr(i, "sdy.sharding");
+  }
+  for (size_t i = 0; i < f.numResults(); ++i) {
+    AttrId a = f.resultAttr(i, "sdy.sharding");
+    if (a == kNoAttr || m_.attrs.kind(a) != AttrKind::Sharding) continue;
+    std::string g = convert(*m_.attrs.get(a).sharding, func);
+    if (g.empty()) return false;
+    f.setResultAttr(i, "mhlo.sharding", stringAttr(g));
+    if (!opts_.keepSdy) f.removeResultAttr(i, "sdy.sharding");
+  }
+  std::vector<OpId> ops;
+  m_.walk(func, [&](OpId op) { ops.push_back(op); });
+  for (OpId op : ops)
+    if (!convertOp(op)) return false;
+  return true;
+}
+
+bool Exporter::convertOp(OpId op) {
+  std::string_view name = m_.opName(op);
+  bool collective = name == "sdy.reshard" || name == "sdy.all_gather" || name == "sdy.all_slice" ||
+                    name == "sdy.all_to_all" || name == "sdy.collective_permute" || name == "sdy.reduce_scatter";
+  if (collective) {
+    if (opts_.keepSdy) return true;
+    AttrId a = m_.attr(op, name == "sdy.reshard" ? "sharding" : "out_sharding");
+    if (a == kNoAttr || m_.attrs.kind(a) != AttrKind::Sharding || m_.numOperands(op) != 1 || m_.numResults(op) != 1) {
+      fail(op, std::string(name) + " without a target sharding");
+      return false;
+    }
+    std::string g = convert(*m_.attrs.get(a).sharding, op);
+    if (g.empty()) return false;
+    // The partitioner inserts the collectives itself; it only needs the
+    // value copied into its new sharding.
+    ValueId in = m_.operand(op, 0), out = m_.result(op);
+    OpId copy = m_.createOp("mhlo.copy", {in}, {m_.type(out)}, {{m_.names.get("mhlo.sharding"), stringAttr(g)}});
+    m_.ops[copy].loc = m_.ops[op].loc;
+    m_.ops[copy].srcOffset = m_.ops[op].srcOffset;
+    m_.insertOp(m_.ops[op].parent, copy, op);
+    m_.replaceAllUsesWith(out, m_.result(copy), m_.enclosingFunc(op));
+    m_.eraseOp(op);
+    return true;
+  }
+  AttrId a = m_.attr(op, "sdy.sharding");
+  if (a == kNoAttr) return true;
+  const AttrStorage &s = m_.attrs.get(a);
+  std::string g;
+  if (s.kind == AttrKind::Sharding) {
+    g = convert(*s.sharding, op);
+    if (g.empty()) return false;
+  } else if (s.kind == AttrKind::ShardingPerValue) {
+    std::vector<std::string> parts;
+    std::vector<TensorSharding> shardings = s.shardings;  // `s` may move as attrs are added
+    for (const TensorSharding &t : shardings) {
+      parts.push_back(convert(t, op));
+      if (parts.back().empty()) return false;
+    }
+    g = parts.size() == 1 ? parts[0] : gspmdTuple(parts);
+  } else {
+    return true;
+  }
+  m_.setAttr(op, "mhlo.sharding", stringAttr(g));
+  if (!opts_.keepSdy) m_.removeAttr(op, "sdy.sharding");
+  return true;
+}
+
+bool Exporter::run(ExportError *error) {
+  for (OpId func : m_.functions())
+    if (!convertFunction(func)) {
+      *error = error_;
+      return false;
+    }
+  if (!opts_.keepSdy)
+    for (OpId op : meshOps_) m_.eraseOp(op);
+  return true;
+}
+
+}  // namespace
+
+bool exportGspmdShardings(Module &m, const ExportOptions &opts, ExportError *error) {
+  return Exporter(m, opts).run(error);
+}
+
+}  // namespace autopart
