@@ -112,10 +112,10 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
   RuleCache rules(m, options, diags);
   std::vector<uint32_t> first;  // per factor of the current op, reused
   m.walk(m.top, [&](OpId op) {
-    std::string_view name = m.opName(op);
-    if (name == "func.func" || name == "builtin.module" || name == "sdy.mesh") return;
+    const OpInfo &info = opInfo(m, op);
+    if (info.category == OpCategory::Structure) return;
     ++out.numOps;
-    if (name == "func.call") {
+    if (info.dataFlow == DataFlow::Call) {
       OpId f = m.lookupFunc(m.attr(op, "callee"));
       if (f == kNone) return;
       FuncView fv{m, f};
@@ -127,7 +127,7 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
           linkTensors(m.operand(ret, i), m.result(op, i));
       return;
     }
-    if (name == "stablehlo.while" || name == "stablehlo.optimization_barrier") {
+    if (info.dataFlow == DataFlow::Loop || info.dataFlow == DataFlow::Barrier) {
       for (uint32_t i = 0; i < m.numOperands(op) && i < m.numResults(op); ++i)
         linkTensors(m.operand(op, i), m.result(op, i));
       for (uint32_t r = 0; r < m.numRegions(op); ++r) {
@@ -144,7 +144,7 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
       }
       return;
     }
-    if (name == "stablehlo.case" || name == "stablehlo.if") {
+    if (info.dataFlow == DataFlow::Branch) {
       for (uint32_t r = 0; r < m.numRegions(op); ++r) {
         OpId ret = regionReturn(m, m.region(op, r));
         if (ret == kNone) continue;
@@ -153,7 +153,7 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
       }
       return;
     }
-    if (name == "sdy.manual_computation" || name == "sdy.named_computation") {
+    if (info.dataFlow == DataFlow::Computation) {
       if (m.numRegions(op) == 0) return;
       RegionId reg = m.region(op, 0);
       if (m.regions[reg].blocks.empty()) return;
@@ -165,9 +165,7 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
           linkTensors(m.operand(ret, i), m.result(op, i));
       return;
     }
-    if (name == "stablehlo.constant" || name == "stablehlo.iota" || name == "arith.constant" ||
-        name == "sdy.constant" || name == "stablehlo.return" || name == "func.return" ||
-        name == "sdy.return" || m.numResults(op) == 0)
+    if (info.category == OpCategory::Constant || info.category == OpCategory::Terminator || m.numResults(op) == 0)
       return;
     const OpShardingRule *rule = rules.get(op);
     if (!rule) {

@@ -270,6 +270,10 @@ void AsmPrinter::printUnknownCustomOp(OpId op, AttrId customText) {
     if (index < m.numOperands(op)) value(m.operand(op, index));
     i = j - 1;
   }
+  // The template holds the attributes the input spelled; any attribute a
+  // pass added since (a sharding, a sharding rule) goes where declarative
+  // formats put `attr-dict`: before the types.
+  attrDict(op, {"__custom_syntax", "__custom_types", "__custom_trailing"});
   AttrId types = m.attr(op, "__custom_types");
   if (types == kNoAttr) return;
   out += " : ";

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "ir/Pass.h"
+#include "rules/OpInfo.h"
 
 namespace autopart {
 
@@ -24,10 +25,10 @@ bool shardableType(const Module &m, TypeId t) {
 }
 
 // Ops whose results (and for computations, body arguments) get edges.
-bool ownsEdges(std::string_view n) {
-  return n == "stablehlo.while" || n == "stablehlo.case" || n == "stablehlo.if" ||
-         n == "stablehlo.optimization_barrier" || n == "sdy.manual_computation" ||
-         n == "sdy.named_computation";
+// (func.call's edges run through its callee instead.)
+bool ownsEdges(const Module &m, OpId op) {
+  DataFlow flow = opInfo(m, op).dataFlow;
+  return flow != DataFlow::None && flow != DataFlow::Call;
 }
 
 const TensorSharding *listEntry(const Module &m, OpId op, std::string_view attr, size_t i) {
@@ -121,7 +122,7 @@ size_t addDataFlowEdges(Module &m) {
   std::vector<OpId> owners;
   for (OpId func : m.functions())
     m.walk(func, [&](OpId op) {
-      if (ownsEdges(m.opName(op))) owners.push_back(op);
+      if (ownsEdges(m, op)) owners.push_back(op);
     });
   size_t added = 0;
   for (OpId op : owners) {

@@ -24,22 +24,17 @@
 #include "ir/Diagnostics.h"
 #include "ir/Module.h"
 #include "ir/ShardingRule.h"
+#include "rules/OpInfo.h"
 
 namespace autopart {
-
-struct RuleOptions {
-  // As Shardy's `conservative-propagation`: no factors through dimensions
-  // whose sharding would need communication (sliced, padded, concatenated,
-  // convolution windows).
-  bool conservativePropagation = false;
-};
 
 std::optional<OpShardingRule> getOpShardingRule(const Module &m, OpId op,
                                                 const RuleOptions &options = {},
                                                 Diagnostics *diags = nullptr);
 
 // Whether `op` is a data-flow op whose operands, block arguments, region
-// results and results are tied by identity edges rather than a rule.
+// results and results are tied by identity edges rather than a rule (its
+// op-table row has a DataFlow kind).
 bool isDataFlowOp(const Module &m, OpId op);
 
 }  // namespace autopart

@@ -19,11 +19,7 @@ size_t RuleCache::KeyHash::operator()(const std::vector<uint32_t> &k) const {
 }
 
 bool RuleCache::cacheable(OpId op) const {
-  std::string_view n = m_.opName(op);
-  // scatter reads its update computation (can partial results be
-  // all-reduced?), which the key does not see.
-  return n != "stablehlo.concatenate" && n != "stablehlo.dynamic_update_slice" &&
-         n != "stablehlo.custom_call" && n != "stablehlo.scatter";
+  return !opInfo(m_, op).ruleReadsContext;
 }
 
 void RuleCache::buildKey(OpId op) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/CollectiveCost.h"
+#include "rules/OpInfo.h"
 #include "sim/Flops.h"
 #include "sim/LocalSize.h"
 #include "sim/ReshardPlan.h"
@@ -33,22 +34,6 @@ AxisList parseAxisList(std::string_view text) {
 }
 
 namespace {
-
-bool isFree(std::string_view name) {
-  return name == "func.return" || name == "stablehlo.return" || name == "sdy.return" ||
-         name == "stablehlo.constant" || name == "sdy.constant" || name == "stablehlo.tuple" ||
-         name == "stablehlo.get_tuple_element" || name == "stablehlo.while" ||
-         name == "stablehlo.case" || name == "stablehlo.if" || name == "func.call" ||
-         name == "stablehlo.optimization_barrier" || name == "sdy.sharding_group" ||
-         name == "sdy.propagation_barrier" || name == "sdy.data_flow_edge" ||
-         name == "sdy.named_computation" || name == "sdy.manual_computation" ||
-         name == "stablehlo.iota";
-}
-
-bool isReshardLike(std::string_view name) {
-  return name == "sdy.reshard" || name == "sdy.sharding_constraint" || name == "sdy.all_gather" ||
-         name == "sdy.all_slice" || name == "sdy.all_to_all" || name == "sdy.collective_permute";
-}
 
 const Mesh *meshOf(const ShardingMap &map, const TensorSharding *a, const TensorSharding *b) {
   if (a)
@@ -91,9 +76,10 @@ OpCost costOp(const Module &m, OpId op, const OpShardingRule *rule, const Shardi
     }
     return cost;
   }
-  if (isFree(name)) return cost;
+  const OpInfo &info = opInfo(m, op);
+  if (info.cost == CostKind::Free) return cost;
 
-  if (isReshardLike(name) && m.numOperands(op) == 1) {
+  if (info.cost == CostKind::Reshard && m.numOperands(op) == 1) {
     ValueId in = m.operand(op, 0), out = m.result(op);
     const TensorSharding *from = shardings.get(in), *to = shardings.get(out);
     if (const Mesh *mesh = meshOf(shardings, from, to))

@@ -1,5 +1,6 @@
-// Floating-point operation counts per op, the one place that defines them
-// (the stats command, the simulator's roofline and the reports all read it):
+// Floating-point operation counts per op, the one place that evaluates them
+// (the stats command, the simulator's roofline and the reports all read it);
+// which formula an op uses is its op-table row's FlopModel (rules/OpInfo.h):
 //
 //   dot_general  2 * |result| * prod(contracting dims)
 //                e.g. (128x784) x (784x512): 2 * 128*512 * 784 = 102.8 MFLOP
@@ -15,9 +16,6 @@
 
 namespace autopart {
 
-enum class OpCategory : uint8_t { Contraction, Elementwise, Reduction, DataMovement, Control, Other };
-
-OpCategory opCategory(const Module &m, OpId op);
 // FLOPs of one execution of `op` on the global (unsharded) shapes; regions
 // (loop bodies, reducers) are not included.
 double opFlops(const Module &m, OpId op);

@@ -1,5 +1,7 @@
 #include "sim/ShardingMap.h"
 
+#include "rules/OpInfo.h"
+
 namespace autopart {
 
 const TensorSharding *resultShardingAttr(const Module &m, OpId op, uint32_t i) {
@@ -42,7 +44,7 @@ ShardingMap ShardingMap::fromModule(const Module &m) {
       for (uint32_t i = 0; i < m.numResults(op); ++i)
         if (const TensorSharding *s = resultShardingAttr(m, op, i)) map.values_[m.result(op, i)] = *s;
       // Loop-carried block arguments hold what the loop results hold.
-      if (m.isa(op, "stablehlo.while"))
+      if (opInfo(m, op).dataFlow == DataFlow::Loop)
         for (uint32_t r = 0; r < m.numRegions(op); ++r)
           for (BlockId b : m.regions[m.region(op, r)].blocks) {
             const std::vector<ValueId> &bargs = m.blocks[b].args;

@@ -73,12 +73,12 @@ Simulator::Simulator(const Module &m, ShardingMap shardings, DeviceParams device
 
 void Simulator::addBlock(BlockId b, double multiplier, int depth) {
   for (OpId op : m_.blocks[b].ops) {
-    std::string_view name = m_.opName(op);
+    DataFlow flow = opInfo(m_, op).dataFlow;
     auto addRegion = [&](uint32_t r, double mult) {
       for (BlockId inner : m_.regions[m_.region(op, r)].blocks) addBlock(inner, mult, depth + 1);
     };
     sites_.push_back({op, multiplier});
-    if (name == "stablehlo.while" && m_.numRegions(op) == 2) {
+    if (flow == DataFlow::Loop && m_.numRegions(op) == 2) {
       std::optional<int64_t> trips = staticTripCount(m_, op);
       double n = trips ? double(*trips) : options_.unknownTripCount;
       if (!trips) {
@@ -88,11 +88,11 @@ void Simulator::addBlock(BlockId b, double multiplier, int depth) {
       }
       addRegion(0, multiplier * (n + 1));
       addRegion(1, multiplier * n);
-    } else if ((name == "stablehlo.case" || name == "stablehlo.if") && m_.numRegions(op)) {
+    } else if (flow == DataFlow::Branch && m_.numRegions(op)) {
       for (uint32_t r = 0; r < m_.numRegions(op); ++r) addRegion(r, multiplier / m_.numRegions(op));
-    } else if (name == "sdy.named_computation" || name == "sdy.manual_computation") {
+    } else if (flow == DataFlow::Computation) {
       for (uint32_t r = 0; r < m_.numRegions(op); ++r) addRegion(r, multiplier);
-    } else if (name == "func.call" && depth < 32) {
+    } else if (flow == DataFlow::Call && depth < 32) {
       OpId f = m_.lookupFunc(m_.attr(op, "callee"));
       if (f != kNone) addBlock(FuncView{m_, f}.entry(), multiplier, depth + 1);
     }
