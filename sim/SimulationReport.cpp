@@ -11,18 +11,6 @@
 namespace autopart {
 namespace {
 
-std::string bytes(double b) {
-  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (b >= 1024 && u < 4) {
-    b /= 1024;
-    ++u;
-  }
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(u ? 2 : 0) << b << " " << units[u];
-  return o.str();
-}
-
 }  // namespace
 
 nlohmann::json simulationReport(const Module &m, const ShardingMap &shardings, const DeviceParams &device,
@@ -121,8 +109,8 @@ std::string formatSimulationReport(const nlohmann::json &j) {
     << " per device\n";
   o << "roofline       " << std::fixed << std::setprecision(3) << j["roofline_fraction"].get<double>() << "\n";
   const nlohmann::json &mem = j["memory"];
-  o << "peak memory    " << bytes(mem["peak_bytes"].get<double>()) << " of "
-    << bytes(mem["capacity_bytes"].get<double>()) << (mem["fits"].get<bool>() ? "" : "  DOES NOT FIT") << "\n";
+  o << "peak memory    " << formatBytes(mem["peak_bytes"].get<double>()) << " of "
+    << formatBytes(mem["capacity_bytes"].get<double>()) << (mem["fits"].get<bool>() ? "" : "  DOES NOT FIT") << "\n";
   for (const auto &w : j["warnings"]) o << "warning: " << w.get<std::string>() << "\n";
   o << "\ncostliest ops:\n";
   for (const auto &r : j["top_ops"])
@@ -131,13 +119,13 @@ std::string formatSimulationReport(const nlohmann::json &j) {
   o << "\ncostliest collectives:\n";
   for (const auto &r : j["top_collectives"])
     o << "  " << std::setw(12) << formatSeconds(r["seconds"].get<double>()) << "  " << r["kind"].get<std::string>() << " "
-      << r["axes"].get<std::string>() << " " << bytes(r["bytes"].get<double>()) << "  "
+      << r["axes"].get<std::string>() << " " << formatBytes(r["bytes"].get<double>()) << "  "
       << r["where"].get<std::string>() << "\n";
   o << "\nlive at peak memory";
   if (mem.contains("peak_at")) o << " (" << mem["peak_at"].get<std::string>() << ")";
   o << ":\n";
   for (const auto &b : mem["live_at_peak"])
-    o << "  " << std::setw(12) << bytes(b["bytes"].get<double>()) << "  " << b["what"].get<std::string>() << "\n";
+    o << "  " << std::setw(12) << formatBytes(b["bytes"].get<double>()) << "  " << b["what"].get<std::string>() << "\n";
   return o.str();
 }
 

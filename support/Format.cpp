@@ -17,4 +17,22 @@ std::string formatSeconds(double s) {
   return o.str();
 }
 
+std::string formatBytes(double b) {
+  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (b >= 1024 && u < 4) {
+    b /= 1024;
+    ++u;
+  }
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(u ? 2 : 0) << b << " " << units[u];
+  return o.str();
+}
+
+std::string formatGiB(double b) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(2) << b / (1024.0 * 1024 * 1024) << " GiB";
+  return o.str();
+}
+
 }  // namespace autopart

@@ -44,12 +44,6 @@ struct SearchOptions {
   bool reprint = false;
 };
 
-std::string gib(double b) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(2) << b / (1024.0 * 1024 * 1024) << " GiB";
-  return o.str();
-}
-
 bool hasTag(const SearchMethodInfo &m, const std::string &tag) {
   return std::find(m.tags.begin(), m.tags.end(), tag) != m.tags.end();
 }
@@ -169,7 +163,7 @@ int runSearch(const SearchOptions &o) {
     return 0;
   }
   std::cout << "mesh " << mesh->str() << " (" << mesh->numDevices() << " devices), device " << problem.device.name
-            << " (" << gib(problem.device.hbmCapacity) << "), " << names.names.size() << " names, "
+            << " (" << formatGiB(problem.device.hbmCapacity) << "), " << names.names.size() << " names, "
             << j["actions"] << " actions\n\n";
   std::cout << std::left << std::setw(15) << "method" << std::right << std::setw(13) << "step" << std::setw(13)
             << "compute" << std::setw(13) << "comm" << std::setw(13) << "peak mem" << std::setw(6) << "fits"
@@ -182,7 +176,7 @@ int runSearch(const SearchOptions &o) {
                 << std::setw(6) << "-";
     } else {
       std::cout << std::setw(13) << formatSeconds(r.cost.stepSeconds) << std::setw(13) << formatSeconds(r.cost.computeSeconds)
-                << std::setw(13) << formatSeconds(r.cost.commSeconds) << std::setw(13) << gib(double(r.cost.peakBytes))
+                << std::setw(13) << formatSeconds(r.cost.commSeconds) << std::setw(13) << formatGiB(double(r.cost.peakBytes))
                 << std::setw(6) << (r.cost.feasible ? "yes" : "NO");
     }
     std::cout << std::setw(12) << formatSeconds(r.seconds) << std::setw(9) << r.evaluations << "  " << r.note << "\n";

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/Flops.h"
+#include "support/Format.h"
 #include "analysis/ArgumentRoles.h"
 #include "tools/Command.h"
 #include "tools/LoadModule.h"
@@ -22,18 +23,6 @@ struct StatsOptions {
   bool json = false;
   int top = 5;
 };
-
-std::string humanBytes(double b) {
-  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (b >= 1024 && u < 4) {
-    b /= 1024;
-    ++u;
-  }
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(u ? 2 : 0) << b << " " << units[u];
-  return s.str();
-}
 
 std::string humanCount(double f) {
   const char *units[] = {"", "K", "M", "G", "T", "P", "E"};
@@ -131,7 +120,7 @@ int runStats(const StatsOptions &o) {
     if (f["dynamic_shapes"].get<bool>()) std::cout << " (dynamic shapes: unsupported by planning)";
     std::cout << "\n  arguments: " << f["arguments"]["count"];
     for (auto &[role, r] : f["arguments"]["by_role"].items())
-      std::cout << ", " << r["count"] << " " << role << " (" << humanBytes(r["bytes"].get<double>()) << ")";
+      std::cout << ", " << r["count"] << " " << role << " (" << formatBytes(r["bytes"].get<double>()) << ")";
     std::cout << "\n  ops:";
     int shown = 0;
     for (const nlohmann::json &h : f["histogram"]) {
@@ -143,7 +132,7 @@ int runStats(const StatsOptions &o) {
     }
     std::cout << "\n  largest tensors:\n";
     for (const nlohmann::json &t : f["largest_tensors"])
-      std::cout << "    " << std::setw(10) << humanBytes(t["bytes"].get<double>()) << "  "
+      std::cout << "    " << std::setw(10) << formatBytes(t["bytes"].get<double>()) << "  "
                 << t["type"].get<std::string>() << "  " << t["where"].get<std::string>() << "\n";
   }
   return 0;
