@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/Diagnostics.h"
+#include "support/Diagnostics.h"
 #include "ir/Module.h"
 #include "rules/OpShardingRuleRegistry.h"
 

@@ -586,7 +586,7 @@ std::unique_ptr<Module> parseModule(std::string text, const std::string &fileNam
   return m;
 }
 
-bool readFile(const std::string &path, std::string &out, std::string *error) {
+bool readFile(const std::string &path, std::string &out, Diagnostics &diags) {
   if (path == "-") {
     std::ostringstream ss;
     ss << std::cin.rdbuf();
@@ -595,20 +595,20 @@ bool readFile(const std::string &path, std::string &out, std::string *error) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    if (error) *error = "cannot open '" + path + "': " + std::strerror(errno);
+    diags.error("cannot open '" + path + "': " + std::strerror(errno));
     return false;
   }
   in.seekg(0, std::ios::end);
   std::streamoff size = in.tellg();
   in.seekg(0, std::ios::beg);
   if (size < 0) {
-    if (error) *error = "cannot read '" + path + "'";
+    diags.error("cannot read '" + path + "'");
     return false;
   }
   out.resize(size_t(size));
   in.read(out.data(), size);
   if (!in) {
-    if (error) *error = "cannot read '" + path + "'";
+    diags.error("cannot read '" + path + "'");
     return false;
   }
   return true;

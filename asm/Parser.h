@@ -21,6 +21,6 @@ std::unique_ptr<Module> parseModule(std::string text, const std::string &fileNam
                                     ParseError *error);
 
 // Reads a file; "-" is stdin.
-bool readFile(const std::string &path, std::string &out, std::string *error);
+bool readFile(const std::string &path, std::string &out, Diagnostics &diags);
 
 }  // namespace autopart

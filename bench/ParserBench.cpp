@@ -11,8 +11,9 @@ using namespace autopart;
 namespace {
 
 std::string largestModel() {
-  std::string text, err;
-  readFile(std::string(AUTOPART_SHARED_DIR) + "/models/gpt_oss_20b_sharded_2d.mlir", text, &err);
+  std::string text;
+  Diagnostics diags;
+  readFile(std::string(AUTOPART_SHARED_DIR) + "/models/gpt_oss_20b_sharded_2d.mlir", text, diags);
   return text;
 }
 

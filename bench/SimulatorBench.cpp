@@ -88,9 +88,10 @@ void BM_SimulateFullModel(benchmark::State &state) {
   static std::unique_ptr<Module> m;
   static std::unique_ptr<Simulator> sim;
   if (!m) {
-    std::string text, err;
-    if (!readFile(std::string(AUTOPART_SHARED_DIR) + "/models/llama31_8b_instruct.mlir", text, &err)) {
-      state.SkipWithError(err.c_str());
+    std::string text;
+    Diagnostics diags;
+    if (!readFile(std::string(AUTOPART_SHARED_DIR) + "/models/llama31_8b_instruct.mlir", text, diags)) {
+      state.SkipWithError(diags.errorText().c_str());
       return;
     }
     ParseError perr;

@@ -330,13 +330,13 @@ std::optional<std::string> preserveText(const Module &planned, std::string *why)
   return Patcher(*original, planned).run(why);
 }
 
-bool writePlannedModule(const Module &planned, const std::string &path, bool reprint, std::string *error) {
+bool writePlannedModule(const Module &planned, const std::string &path, bool reprint, Diagnostics &diags) {
   if (!reprint) {
     std::string why;
-    if (std::optional<std::string> text = preserveText(planned, &why)) return writeFileAtomic(path, *text, error);
+    if (std::optional<std::string> text = preserveText(planned, &why)) return writeFileAtomic(path, *text, diags);
     std::cerr << "note: writing the program re-printed, not as its input text (" << why << ")\n";
   }
-  return writeFileAtomicWith(path, [&](std::ostream &os) { return printModule(planned, os); }, error);
+  return writeFileAtomicWith(path, [&](std::ostream &os) { return printModule(planned, os); }, diags);
 }
 
 }  // namespace autopart

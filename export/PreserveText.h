@@ -34,6 +34,6 @@ std::optional<std::string> preserveText(const Module &planned, std::string *why)
 // Writes `planned` to `path` atomically: its input text with the sharding
 // edits when preserveText can, else the printed module (with a note on
 // stderr saying why). "-" writes to stdout.
-bool writePlannedModule(const Module &planned, const std::string &path, bool reprint, std::string *error);
+bool writePlannedModule(const Module &planned, const std::string &path, bool reprint, Diagnostics &diags);
 
 }  // namespace autopart

@@ -225,6 +225,11 @@ OpId Module::findEntryFunction(const std::string &wanted) const {
   return fallback;
 }
 
+SourcePosition Module::position(OpId op) const {
+  SourceLoc l = op == kNone ? SourceLoc{1, 1} : lineCol(ops[op].srcOffset);
+  return SourcePosition{fileName, l.line, l.col};
+}
+
 SourceLoc Module::lineCol(uint32_t offset) const {
   if (!source) return SourceLoc{1, 1};
   const std::string &s = *source;

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "support/Diagnostics.h"
 #include "ir/Attributes.h"
 #include "ir/Types.h"
 
@@ -197,6 +198,8 @@ public:
   SourceLoc lineCol(uint32_t offset) const;
   // `file:line:col` of an op in the input.
   std::string where(OpId op) const;
+  // The same as a position, for Diagnostics (kNone: the file's start).
+  SourcePosition position(OpId op) const;
 
 private:
   mutable std::vector<uint32_t> lineStarts_;

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/Diagnostics.h"
+#include "support/Diagnostics.h"
 #include "ir/Module.h"
 
 namespace autopart {

@@ -16,7 +16,7 @@
 //   sdy.sharding_group %1 group_id=0 / sdy.sharding_group %0 group_id=0
 #pragma once
 
-#include "ir/Diagnostics.h"
+#include "support/Diagnostics.h"
 #include "ir/Module.h"
 
 namespace autopart {

@@ -20,7 +20,7 @@
 // `conservative-propagation`, `keep-sharding-rules`).
 #pragma once
 
-#include "ir/Diagnostics.h"
+#include "support/Diagnostics.h"
 #include "ir/Module.h"
 #include "propagation/FactorPropagation.h"
 

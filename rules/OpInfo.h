@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ir/Diagnostics.h"
+#include "support/Diagnostics.h"
 #include "ir/Module.h"
 #include "ir/ShardingRule.h"
 

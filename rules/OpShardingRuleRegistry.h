@@ -21,7 +21,7 @@
 
 #include <optional>
 
-#include "ir/Diagnostics.h"
+#include "support/Diagnostics.h"
 #include "ir/Module.h"
 #include "ir/ShardingRule.h"
 #include "rules/OpInfo.h"

@@ -8,18 +8,18 @@
 
 namespace autopart {
 
-bool writeFileAtomic(const std::string &path, const std::string &contents, std::string *error) {
+bool writeFileAtomic(const std::string &path, const std::string &contents, Diagnostics &diags) {
   return writeFileAtomicWith(
       path,
       [&](std::ostream &os) {
         os.write(contents.data(), std::streamsize(contents.size()));
         return bool(os);
       },
-      error);
+      diags);
 }
 
 bool writeFileAtomicWith(const std::string &path,
-                         const std::function<bool(std::ostream &)> &write, std::string *error) {
+                         const std::function<bool(std::ostream &)> &write, Diagnostics &diags) {
   if (path == "-") {
     bool ok = write(std::cout);
     std::cout.flush();
@@ -29,7 +29,7 @@ bool writeFileAtomicWith(const std::string &path,
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     if (!f) {
-      if (error) *error = "cannot write '" + tmp + "'";
+      diags.error("cannot write '" + tmp + "'");
       return false;
     }
     bool ok = write(f);
@@ -37,7 +37,7 @@ bool writeFileAtomicWith(const std::string &path,
     if (!ok || !f) {
       std::remove(tmp.c_str());
       // A writer that declined (its input was bad) has reported why itself.
-      if (error) *error = ok ? "failed writing '" + tmp + "'" : "";
+      if (ok) diags.error("failed writing '" + tmp + "'");
       return false;
     }
   }
@@ -45,7 +45,7 @@ bool writeFileAtomicWith(const std::string &path,
   std::filesystem::rename(tmp, path, ec);
   if (ec) {
     std::remove(tmp.c_str());
-    if (error) *error = "cannot rename to '" + path + "': " + ec.message();
+    diags.error("cannot rename to '" + path + "': " + ec.message());
     return false;
   }
   return true;

@@ -12,14 +12,16 @@
 #include <ostream>
 #include <string>
 
+#include "support/Diagnostics.h"
+
 namespace autopart {
 
 // `write` fills the temporary file; returning false (it reported why itself)
-// or a stream failure discards it. "-" writes to stdout.
+// or a stream failure discards it. "-" writes to stdout. Errors go to `diags`.
 bool writeFileAtomicWith(const std::string &path, const std::function<bool(std::ostream &)> &write,
-                         std::string *error);
+                         Diagnostics &diags);
 
 // Writes `contents` to `path` atomically.
-bool writeFileAtomic(const std::string &path, const std::string &contents, std::string *error);
+bool writeFileAtomic(const std::string &path, const std::string &contents, Diagnostics &diags);
 
 }  // namespace autopart

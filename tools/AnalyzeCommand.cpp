@@ -27,18 +27,17 @@ int runAnalyze(const AnalyzeOptions &o) {
   std::unique_ptr<Module> m = loadModule(o.file);
   if (!m) return 1;
   int numAxes = 2;
-  std::string err;
+  Diagnostics diags;
   if (!o.mesh.empty()) {
-    std::optional<Mesh> mesh = parseMeshSpec(o.mesh, &err);
+    std::optional<Mesh> mesh = parseMeshSpec(o.mesh, diags);
     if (!mesh) {
-      std::cerr << "autopart analyze: error: --mesh: " << err << "\n";
+      printDiagnostics(diags, "autopart analyze");
       return 1;
     }
     numAxes = int(mesh->axes.size());
   } else if (auto found = findModuleMesh(*m)) {
     numAxes = int(found->second.axes.size());
   }
-  Diagnostics diags;
   RuleOptions ro;
   ro.conservativePropagation = o.conservative;
   NamedDimensions nd = analyzeNamedDimensions(*m, ro, &diags);

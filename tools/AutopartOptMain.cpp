@@ -7,7 +7,7 @@
 #include <iostream>
 #include <regex>
 
-#include "ir/Diagnostics.h"
+#include "support/Diagnostics.h"
 #include "asm/Parser.h"
 #include "ir/Pass.h"
 #include "asm/Printer.h"
@@ -111,9 +111,10 @@ int main(int argc, char **argv) {
     }
   }
 
-  std::string text, err;
-  if (!readFile(input, text, &err)) {
-    std::cerr << "autopart-opt: " << err << "\n";
+  std::string text;
+  Diagnostics readDiags;
+  if (!readFile(input, text, readDiags)) {
+    for (const Diagnostic &d : readDiags.all()) std::cerr << "autopart-opt: " << d.message << "\n";
     return 1;
   }
   std::string fileName = input == "-" ? "<stdin>" : input;
@@ -156,8 +157,9 @@ int main(int argc, char **argv) {
     // A failed run leaves no output file behind (verify mode still prints).
     return !failed || verify;
   };
-  if (!writeFileAtomicWith(output, writeAll, &err)) {
-    if (!err.empty()) std::cerr << "autopart-opt: " << err << "\n";
+  Diagnostics writeDiags;
+  if (!writeFileAtomicWith(output, writeAll, writeDiags)) {
+    for (const Diagnostic &d : writeDiags.all()) std::cerr << "autopart-opt: " << d.message << "\n";
     return 1;
   }
   return failed ? 1 : 0;

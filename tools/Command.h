@@ -14,6 +14,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "support/Diagnostics.h"
+
 namespace autopart {
 
 using CommandRun = std::function<int()>;
@@ -32,5 +34,10 @@ struct CommandRegistration {
     commandRegistry().push_back({std::move(name), std::move(description), std::move(setup)});
   }
 };
+
+// Prints every diagnostic to stderr and clears them: located ones as
+// `file:line:col: error: ...`, the others as `<tool>: error: ...` (tool:
+// "autopart plan"), so a user sees which command complained.
+void printDiagnostics(Diagnostics &diags, const std::string &tool);
 
 }  // namespace autopart

@@ -38,11 +38,11 @@ int emit(const GenOptions &o, const std::string &kind, gen::GenResult r, double 
               << "\n";
     return 2;
   }
-  std::string werr;
+  Diagnostics diags;
   if (o.output == "-") {
     std::cout << r.text;
-  } else if (!writeFileAtomic(o.output, r.text, &werr)) {
-    std::cerr << "autopart gen: error: " << werr << "\n";
+  } else if (!writeFileAtomic(o.output, r.text, diags)) {
+    printDiagnostics(diags, "autopart gen");
     return 1;
   }
   if (o.stats || o.output != "-")

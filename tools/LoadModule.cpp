@@ -3,14 +3,15 @@
 #include <iostream>
 
 #include "asm/Parser.h"
-#include "tactics/ApplySchedule.h"
+#include "tools/Command.h"
 
 namespace autopart {
 
 std::unique_ptr<Module> loadModule(const std::string &path) {
-  std::string text, err;
-  if (!readFile(path, text, &err)) {
-    std::cerr << "autopart: error: " << err << "\n";
+  std::string text;
+  Diagnostics diags;
+  if (!readFile(path, text, diags)) {
+    printDiagnostics(diags, "autopart");
     return nullptr;
   }
   ParseError perr;

@@ -1,12 +1,14 @@
 #include "tools/MeshSpec.h"
 
+#include "tools/Command.h"
+
 #include <cctype>
 #include <iostream>
 #include <sstream>
 
 namespace autopart {
 
-std::optional<Mesh> parseMeshSpec(const std::string &spec, std::string *error) {
+std::optional<Mesh> parseMeshSpec(const std::string &spec, Diagnostics &diags) {
   Mesh mesh;
   std::stringstream ss(spec);
   std::string item;
@@ -15,29 +17,29 @@ std::optional<Mesh> parseMeshSpec(const std::string &spec, std::string *error) {
     std::string name = item.substr(0, eq);
     while (!name.empty() && name.front() == ' ') name.erase(name.begin());
     if (eq == std::string::npos || name.empty()) {
-      *error = "mesh axis '" + item + "' is not of the form name=size";
+      diags.error("--mesh: mesh axis '" + item + "' is not of the form name=size");
       return std::nullopt;
     }
     for (char c : name)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') {
-        *error = "mesh axis name '" + name + "' must be alphanumeric";
+        diags.error("--mesh: mesh axis name '" + name + "' must be alphanumeric");
         return std::nullopt;
       }
     std::string size = item.substr(eq + 1);
     char *end = nullptr;
     long long v = std::strtoll(size.c_str(), &end, 10);
     if (size.empty() || *end != '\0' || v < 1 || v > (1 << 20)) {
-      *error = "mesh axis '" + name + "' needs a positive size, got '" + size + "'";
+      diags.error("--mesh: mesh axis '" + name + "' needs a positive size, got '" + size + "'");
       return std::nullopt;
     }
     if (mesh.axisIndex(name) >= 0) {
-      *error = "mesh axis '" + name + "' is given twice";
+      diags.error("--mesh: mesh axis '" + name + "' is given twice");
       return std::nullopt;
     }
     mesh.axes.push_back({name, v});
   }
   if (mesh.axes.empty()) {
-    *error = "empty mesh";
+    diags.error("--mesh: empty mesh");
     return std::nullopt;
   }
   return mesh;
@@ -64,10 +66,10 @@ std::optional<Mesh> resolveMesh(const Module &m, const std::string &meshFlag, co
     mesh = found->second;
   }
   if (!meshFlag.empty()) {
-    std::string err;
-    mesh = parseMeshSpec(meshFlag, &err);
+    Diagnostics diags;
+    mesh = parseMeshSpec(meshFlag, diags);
     if (!mesh) {
-      std::cerr << "autopart " << command << ": error: --mesh: " << err << "\n";
+      printDiagnostics(diags, std::string("autopart ") + command);
       return std::nullopt;
     }
   }

@@ -12,7 +12,7 @@
 
 namespace autopart {
 
-std::optional<Mesh> parseMeshSpec(const std::string &spec, std::string *error);
+std::optional<Mesh> parseMeshSpec(const std::string &spec, Diagnostics &diags);
 
 // The first `sdy.mesh` of the module: (symbol name, mesh), or nullopt.
 std::optional<std::pair<std::string, Mesh>> findModuleMesh(const Module &m);

@@ -68,7 +68,7 @@ int runPlan(const PlanOptions &o) {
   seedFromInput(*m, func, state);
   Diagnostics diags;
   NamedDimensions names = analyzeNamedDimensions(*m, {}, &diags);
-  for (const Diagnostic &d : diags.all()) std::cerr << d.str() << "\n";
+  printDiagnostics(diags, "autopart plan");
   ScheduleContext ctx{*m, func, *mesh, meshName, names};
   std::optional<nlohmann::json> applied = applySchedule(ctx, *schedule, state, makeAutoTactic({o.device, {}}), &err);
   if (!applied) {
@@ -87,8 +87,8 @@ int runPlan(const PlanOptions &o) {
       return 1;
     }
   }
-  if (!writePlannedModule(*m, o.output, o.reprint, &err)) {
-    std::cerr << "autopart plan: error: " << err << "\n";
+  if (!writePlannedModule(*m, o.output, o.reprint, diags)) {
+    printDiagnostics(diags, "autopart plan");
     return 1;
   }
   if (!o.specs.empty()) {
@@ -109,8 +109,8 @@ int runPlan(const PlanOptions &o) {
     nlohmann::json meshJson = nlohmann::json::object();
     for (const MeshAxis &a : mesh->axes) meshJson[a.name] = a.size;
     nlohmann::json specs = {{"mesh", meshJson}, {"in_specs", in}, {"out_specs", out}};
-    if (!writeFileAtomic(o.specs, specs.dump(2) + "\n", &err)) {
-      std::cerr << "autopart plan: error: " << err << "\n";
+    if (!writeFileAtomic(o.specs, specs.dump(2) + "\n", diags)) {
+      printDiagnostics(diags, "autopart plan");
       return 1;
     }
   }

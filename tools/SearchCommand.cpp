@@ -99,7 +99,7 @@ int runSearch(const SearchOptions &o) {
 
   Diagnostics diags;
   NamedDimensions names = analyzeNamedDimensions(*m, {}, &diags);
-  for (const Diagnostic &d : diags.all()) std::cerr << d.str() << "\n";
+  printDiagnostics(diags, "autopart search");
   ShardingVector base(m->values.size());
   seedFromInput(*m, func, base);
   SearchProblem problem{*m, func, *mesh, meshName, names, hardwareDeviceParams(*hw, *mesh), base, {}};
@@ -152,8 +152,8 @@ int runSearch(const SearchOptions &o) {
     AnnotateOptions annotate;
     annotate.meshName = meshName;
     annotatePlan(*m, func, *mesh, annotate, current);
-    if (!writePlannedModule(*m, o.output, o.reprint, &err)) {
-      std::cerr << "autopart search: error: " << err << "\n";
+    if (!writePlannedModule(*m, o.output, o.reprint, diags)) {
+      printDiagnostics(diags, "autopart search");
       return 1;
     }
   }

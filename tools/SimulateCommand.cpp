@@ -32,10 +32,10 @@ int runSimulate(const SimulateOptions &o) {
   if (!m) return 1;
   ShardingMap shardings = ShardingMap::fromModule(*m);
   if (!o.mesh.empty()) {
-    std::string meshError;
-    std::optional<Mesh> parsed = parseMeshSpec(o.mesh, &meshError);
+    Diagnostics diags;
+    std::optional<Mesh> parsed = parseMeshSpec(o.mesh, diags);
     if (!parsed) {
-      std::cerr << "autopart simulate: error: --mesh: " << meshError << "\n";
+      printDiagnostics(diags, "autopart simulate");
       return 1;
     }
     Mesh mesh = *parsed;
