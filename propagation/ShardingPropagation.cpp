@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "ir/Pass.h"
-#include "propagation/DataFlowEdges.h"
+#include "propagation/PropagationGraph.h"
 #include "propagation/ShardingGroups.h"
 #include "rules/OpShardingRuleRegistry.h"
 #include "rules/RuleCache.h"
@@ -18,60 +18,6 @@
 namespace autopart {
 
 namespace {
-
-constexpr uint32_t kNoSlot = kNone;
-
-// Where a slot's sharding lives in the module, for the final write-back.
-enum class Storage : uint8_t {
-  None,        // not stored (e.g. a while block argument without an edge)
-  FuncArg,     // func argument `sdy.sharding`
-  FuncResult,  // func result `sdy.sharding`
-  OpResult,    // `sdy.sharding` per result of `op`
-  OpAttr,      // the `sharding` attribute of `op` (constraints, edges)
-  InSharding,  // `in_shardings[index]` of a computation, for its body argument
-  OutSharding, // `out_shardings[index]` of a computation, for its result
-};
-
-// One sharding shared by one or more values: a data-flow edge ties the while
-// result, its block arguments and the edge's own result to one slot.
-struct Slot {
-  std::optional<TensorSharding> sharding;
-  Storage storage = Storage::None;
-  OpId op = kNone;     // func for FuncArg/FuncResult, owner otherwise
-  uint32_t index = 0;  // argument / result number
-  bool changed = false;
-  std::vector<ValueId> members;
-  // For InSharding of a manual computation: the body sees the local form.
-  const ManualAxesView *manual = nullptr;
-  int64_t group = -1;  // sharding group id
-  // Dimensions whose user priority has not had its round yet: they take no
-  // part in propagation (neither source, target nor obstacle).
-  std::vector<bool> hidden;
-};
-
-// A tensor taking part in a propagation step: its slot, and for the local
-// side of a manual computation edge, the manual axes its sharding lacks.
-struct Participant {
-  uint32_t slot = kNoSlot;
-  const ManualAxesView *manual = nullptr;
-};
-
-struct Use {
-  OpId user;
-  uint32_t index;
-};
-
-// Either a data-flow edge (sources -> target) or nothing.
-struct Edge {
-  OpId op = kNone;
-  std::vector<Participant> sources;
-  Participant target;
-  std::vector<Use> sourceUses;
-};
-
-bool isTerminatorName(std::string_view n) {
-  return n == "func.return" || n == "stablehlo.return" || n == "sdy.return";
-}
 
 // The rule of a step that passes a tensor through unchanged (edges, barriers,
 // function results): one factor per dimension.
@@ -92,12 +38,7 @@ public:
   bool run(PropagationStats *stats) {
     if (m_.top == kNone) return true;
     isolateConflictingShardingGroups(m_, diags_);
-    collectMeshes();
-    slotOf_.assign(m_.values.size(), kNoSlot);
-    uses_.resize(m_.values.size());
-    for (OpId func : m_.functions()) buildFunction(func);
-    if (!buildEdges()) return false;
-    buildGroups();
+    graph_.emplace(m_);
 
     if (!options_.userPriorities) {
       propagateAll();
@@ -128,7 +69,7 @@ private:
   void fixpoint() {
     for (OpId func : m_.functions()) propagateFuncResults(func);
     // Top-down: the stack is filled in reverse so the first op pops first.
-    for (auto it = order_.rbegin(); it != order_.rend(); ++it) push(*it);
+    for (auto it = graph_->ops().rbegin(); it != graph_->ops().rend(); ++it) push(*it);
     while (!stack_.empty()) {
       OpId op = stack_.back();
       stack_.pop_back();
@@ -151,27 +92,27 @@ private:
   // rounds' priorities.
   std::vector<int64_t> hideByPriority() {
     std::vector<int64_t> rounds;
-    for (uint32_t i = 0; i < slots_.size(); ++i) {
-      std::optional<TensorSharding> &s = slots_[i].sharding;
+    for (uint32_t i = 0; i < graph_->numSlots(); ++i) {
+      std::optional<TensorSharding> &s = graph_->slot(i).sharding;
       if (!s) continue;
-      const Mesh *mesh = meshOf(*s);
+      const Mesh *mesh = graph_->meshOf(*s);
       bool hides = false;
       for (const DimSharding &d : s->dims) hides |= priorityOf(d) != 0;
       if (!hides || !mesh) {
         for (DimSharding &d : s->dims)
           if (d.priority) {
             d.priority.reset();
-            slots_[i].changed = true;
+            graph_->slot(i).changed = true;
           }
         continue;
       }
       originals_.push_back({i, *s});
-      slots_[i].hidden.assign(s->dims.size(), false);
+      graph_->slot(i).hidden.assign(s->dims.size(), false);
       for (size_t k = 0; k < s->dims.size(); ++k) {
         DimSharding &d = s->dims[k];
         int64_t p = priorityOf(d);
         if (p != 0) {
-          slots_[i].hidden[k] = true;
+          graph_->slot(i).hidden[k] = true;
           rounds.push_back(p);
           s->replicated.insert(s->replicated.end(), d.axes.begin(), d.axes.end());
           d = DimSharding{};
@@ -180,7 +121,7 @@ private:
       }
       // Sorted but not merged, so that each revealed axis is found again.
       sortByMesh(s->replicated, *mesh);
-      slots_[i].changed = true;
+      graph_->slot(i).changed = true;
     }
     std::sort(rounds.begin(), rounds.end());
     rounds.erase(std::unique(rounds.begin(), rounds.end()), rounds.end());
@@ -191,12 +132,12 @@ private:
   // replicated set) for the next round.
   void revealPriority(int64_t p) {
     for (const auto &[slot, original] : originals_) {
-      std::optional<TensorSharding> &s = slots_[slot].sharding;
+      std::optional<TensorSharding> &s = graph_->slot(slot).sharding;
       if (!s) continue;
       AxisList revealed;
       for (size_t d = 0; d < original.dims.size() && d < s->dims.size(); ++d) {
         if (priorityOf(original.dims[d]) != p) continue;
-        slots_[slot].hidden[d] = false;
+        graph_->slot(slot).hidden[d] = false;
         s->dims[d] = original.dims[d];
         s->dims[d].priority.reset();
         revealed.insert(revealed.end(), original.dims[d].axes.begin(), original.dims[d].axes.end());
@@ -204,265 +145,6 @@ private:
       std::erase_if(s->replicated, [&](const AxisRef &a) {
         return std::find(revealed.begin(), revealed.end(), a) != revealed.end();
       });
-    }
-  }
-
-  // --- Setup -------------------------------------------------------------------
-  void collectMeshes() {
-    for (BlockId b : m_.regions[m_.region(m_.top, 0)].blocks)
-      for (OpId op : m_.blocks[b].ops) {
-        if (!m_.isa(op, "sdy.mesh")) continue;
-        AttrId name = m_.attr(op, "sym_name"), mesh = m_.attr(op, "mesh");
-        if (name != kNoAttr && mesh != kNoAttr && m_.attrs.kind(mesh) == AttrKind::Mesh)
-          meshes_[std::string(m_.attrs.stringValue(name))] = *m_.attrs.get(mesh).mesh;
-      }
-  }
-
-  bool shardableType(TypeId t) const {
-    if (!m_.types.isTensor(t)) return false;
-    for (int64_t d : m_.types.shape(t))
-      if (d == kDynamic) return false;
-    return true;
-  }
-
-  uint32_t newSlot(Storage storage, OpId op, uint32_t index, const TensorSharding *initial) {
-    Slot s;
-    s.storage = storage;
-    s.op = op;
-    s.index = index;
-    if (initial) s.sharding = *initial;
-    slots_.push_back(std::move(s));
-    return uint32_t(slots_.size() - 1);
-  }
-
-  void bindValue(ValueId v, uint32_t slot) {
-    slotOf_[v] = slot;
-    slots_[slot].members.push_back(v);
-  }
-
-  static const TensorSharding *asSharding(const Module &m, AttrId a) {
-    return a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding ? m.attrs.get(a).sharding.get()
-                                                                 : nullptr;
-  }
-
-  void buildFunction(OpId func) {
-    FuncView f{m_, func};
-    std::span<const ValueId> args = f.args();
-    for (size_t i = 0; i < args.size(); ++i)
-      if (shardableType(m_.type(args[i])))
-        bindValue(args[i], newSlot(Storage::FuncArg, func, uint32_t(i),
-                                   asSharding(m_, f.argAttr(i, "sdy.sharding"))));
-    std::vector<TypeId> resultTypes = f.resultTypes();
-    std::vector<uint32_t> &resSlots = funcResultSlots_[func];
-    for (size_t i = 0; i < resultTypes.size(); ++i)
-      resSlots.push_back(shardableType(resultTypes[i])
-                             ? newSlot(Storage::FuncResult, func, uint32_t(i),
-                                       asSharding(m_, f.resultAttr(i, "sdy.sharding")))
-                             : kNoSlot);
-    m_.walk(func, [&](OpId op) { visitOp(op); });
-  }
-
-  void visitOp(OpId op) {
-    order_.push_back(op);
-    std::span<const ValueId> operands = m_.operands(op);
-    for (uint32_t i = 0; i < operands.size(); ++i) uses_[operands[i]].push_back({op, i});
-    std::string_view name = m_.opName(op);
-    if (name == "sdy.data_flow_edge" || name == "sdy.func_data_flow_edge") {
-      edgeOps_.push_back(op);
-      return;  // bound in buildEdges
-    }
-    if (name == "func.call")
-      if (OpId callee = m_.lookupFunc(m_.attr(op, "callee")); callee != kNone) callsTo_[callee].push_back(op);
-    if (name == "sdy.sharding_group") {
-      groupOps_.push_back(op);
-      return;
-    }
-    bool attrStored = name == "sdy.sharding_constraint" || name == "sdy.reshard";
-    bool computation = name == "sdy.manual_computation" || name == "sdy.named_computation";
-    AttrId perValue = m_.attr(op, "sdy.sharding");
-    for (uint32_t i = 0; i < m_.numResults(op); ++i) {
-      ValueId v = m_.result(op, i);
-      if (!shardableType(m_.type(v))) continue;
-      const TensorSharding *initial = nullptr;
-      if (computation) {
-        bindValue(v, newSlot(Storage::OutSharding, op, i, listEntry(op, "out_shardings", i)));
-        continue;
-      }
-      if (attrStored) {
-        initial = asSharding(m_, m_.attr(op, "sharding"));
-      } else if (perValue != kNoAttr && m_.attrs.kind(perValue) == AttrKind::ShardingPerValue) {
-        const std::vector<TensorSharding> &all = m_.attrs.get(perValue).shardings;
-        if (i < all.size()) initial = &all[i];
-      }
-      bindValue(v, newSlot(attrStored ? Storage::OpAttr : Storage::OpResult, op, i, initial));
-    }
-    // Block arguments of nested regions: a computation's body arguments hold
-    // its `in_shardings` (local form); others are shardable only through an
-    // edge.
-    for (uint32_t r = 0; r < m_.numRegions(op); ++r)
-      for (BlockId b : m_.regions[m_.region(op, r)].blocks) {
-        const std::vector<ValueId> &args = m_.blocks[b].args;
-        for (uint32_t i = 0; i < args.size(); ++i) {
-          if (!shardableType(m_.type(args[i]))) continue;
-          const TensorSharding *in = computation && r == 0 ? listEntry(op, "in_shardings", i) : nullptr;
-          if (!in) {
-            bindValue(args[i], newSlot(Storage::None, op, 0, nullptr));
-            continue;
-          }
-          views_.push_back(ManualAxesView::of(*in, manualAxesOf(m_, op)));
-          TensorSharding local = views_.back().toLocal(*in);
-          uint32_t slot = newSlot(Storage::InSharding, op, i, &local);
-          slots_[slot].manual = &views_.back();
-          bindValue(args[i], slot);
-        }
-      }
-  }
-
-  OpId terminatorOf(RegionId r) const {
-    const Region &region = m_.regions[r];
-    if (region.blocks.empty()) return kNone;
-    const std::vector<OpId> &ops = m_.blocks[region.blocks.front()].ops;
-    return ops.empty() || !isTerminatorName(m_.opName(ops.back())) ? kNone : ops.back();
-  }
-
-  const TensorSharding *listEntry(OpId op, std::string_view attr, size_t i) const {
-    AttrId a = m_.attr(op, attr);
-    if (a == kNoAttr || m_.attrs.kind(a) != AttrKind::ShardingPerValue) return nullptr;
-    const std::vector<TensorSharding> &all = m_.attrs.get(a).shardings;
-    return i < all.size() ? &all[i] : nullptr;
-  }
-
-  void addSource(Edge &e, OpId user, uint32_t index, const ManualAxesView *manual = nullptr) {
-    if (user == kNone || index >= m_.numOperands(user)) return;
-    e.sources.push_back({slotOf_[m_.operand(user, index)], manual});
-    e.sourceUses.push_back({user, index});
-  }
-
-  // A `sdy.func_data_flow_edge` on a function argument takes the operand of
-  // every call to the function; one on a call result takes what the callee
-  // returns. The edge's own `sdy.sharding` holds the sharding, the function
-  // argument and call result share it (as Shardy's edge owns it until it is
-  // sunk).
-  void addFuncEdgeSources(Edge &e, ValueId input) {
-    const ValueInfo &info = m_.values[input];
-    if (info.isBlockArg) {
-      auto it = callsTo_.find(m_.regions[m_.blocks[info.owner].parent].parent);
-      if (it == callsTo_.end()) return;
-      for (OpId call : it->second) addSource(e, call, info.index);
-      return;
-    }
-    OpId call = info.owner;
-    if (!m_.isa(call, "func.call")) return;
-    OpId func = m_.lookupFunc(m_.attr(call, "callee"));
-    if (func == kNone) return;
-    addSource(e, FuncView{m_, func}.returnOp(), info.index);
-  }
-
-  bool buildEdges() {
-    for (OpId edgeOp : edgeOps_) {
-      if (m_.numOperands(edgeOp) != 1 || m_.numResults(edgeOp) != 1) continue;
-      ValueId input = m_.operand(edgeOp, 0), out = m_.result(edgeOp, 0);
-      if (!shardableType(m_.type(out))) continue;
-      bool funcEdge = m_.isa(edgeOp, "sdy.func_data_flow_edge");
-      uint32_t slot = funcEdge ? newSlot(Storage::OpResult, edgeOp, 0, listEntry(edgeOp, "sdy.sharding", 0))
-                               : newSlot(Storage::OpAttr, edgeOp, 0, asSharding(m_, m_.attr(edgeOp, "sharding")));
-      bindValue(out, slot);
-      Edge e;
-      e.op = edgeOp;
-      e.target.slot = slot;
-      const ValueInfo &info = m_.values[input];
-      if (funcEdge) {
-        rebind(input, slot);
-        addFuncEdgeSources(e, input);
-      } else if (info.isBlockArg) {
-        // A body argument of a manual / named computation: the op's operand
-        // flows into it.
-        OpId owner = m_.regions[m_.blocks[info.owner].parent].parent;
-        rebind(input, slot);
-        if (m_.isa(owner, "sdy.manual_computation")) {
-          if (const TensorSharding *in = listEntry(owner, "in_shardings", info.index)) {
-            views_.push_back(ManualAxesView::of(*in, manualAxesOf(m_, owner)));
-            e.target.manual = &views_.back();
-          }
-        }
-        addSource(e, owner, info.index);
-      } else {
-        OpId owner = info.owner;
-        uint32_t i = info.index;
-        rebind(input, slot);
-        std::string_view n = m_.opName(owner);
-        if (n == "stablehlo.while") {
-          for (uint32_t r = 0; r < m_.numRegions(owner); ++r)
-            for (BlockId b : m_.regions[m_.region(owner, r)].blocks)
-              if (i < m_.blocks[b].args.size()) rebind(m_.blocks[b].args[i], slot);
-          addSource(e, owner, i);
-          if (m_.numRegions(owner) > 1) addSource(e, terminatorOf(m_.region(owner, 1)), i);
-        } else if (n == "stablehlo.case" || n == "stablehlo.if") {
-          for (uint32_t r = 0; r < m_.numRegions(owner); ++r) addSource(e, terminatorOf(m_.region(owner, r)), i);
-        } else if (n == "stablehlo.optimization_barrier") {
-          addSource(e, owner, i);
-        } else if (n == "sdy.manual_computation" || n == "sdy.named_computation") {
-          const ManualAxesView *manual = nullptr;
-          if (n == "sdy.manual_computation")
-            if (const TensorSharding *o = listEntry(owner, "out_shardings", i)) {
-              views_.push_back(ManualAxesView::of(*o, manualAxesOf(m_, owner)));
-              manual = &views_.back();
-            }
-          if (m_.numRegions(owner) > 0) addSource(e, terminatorOf(m_.region(owner, 0)), i, manual);
-        }
-      }
-      for (const Use &u : e.sourceUses) edgesOfUse_[{u.user, u.index}].push_back(uint32_t(edges_.size()));
-      edgeIndex_[edgeOp] = uint32_t(edges_.size());
-      edges_.push_back(std::move(e));
-    }
-    return true;
-  }
-
-  // Moves `v` to the edge's slot (its own slot, if any, stays unused).
-  void rebind(ValueId v, uint32_t slot) {
-    if (!shardableType(m_.type(v))) return;
-    uint32_t old = slotOf_[v];
-    if (old != kNoSlot) {
-      std::vector<ValueId> &mem = slots_[old].members;
-      std::erase(mem, v);
-      // A value that carried a sharding of its own hands it to the edge when
-      // the edge has none yet.
-      if (!slots_[slot].sharding && slots_[old].sharding && slots_[old].storage != Storage::None)
-        slots_[slot].sharding = slots_[old].sharding;
-    }
-    bindValue(v, slot);
-  }
-
-  void buildGroups() {
-    for (OpId op : groupOps_) {
-      AttrId id = m_.attr(op, "group_id");
-      if (id == kNoAttr || m_.numOperands(op) != 1) continue;
-      uint32_t slot = slotOf_[m_.operand(op, 0)];
-      if (slot == kNoSlot) continue;
-      int64_t g = m_.attrs.get(id).intValue;
-      slots_[slot].group = g;
-      groups_[g].push_back(slot);
-    }
-    // Members start equal: every member takes the sharding the sharded ones
-    // agree on (conflicting groups were given open constraints before, see
-    // ShardingGroups.h).
-    for (auto &[g, members] : groups_) {
-      const TensorSharding *common = nullptr;
-      bool agree = true;
-      for (uint32_t slot : members) {
-        const std::optional<TensorSharding> &s = slots_[slot].sharding;
-        if (!s || isFullyOpenUnsharded(*s)) continue;
-        if (!common) common = &*s;
-        else agree &= *common == *s;
-      }
-      if (!common || !agree) continue;
-      TensorSharding shared = *common;
-      for (uint32_t slot : members)
-        if (slots_[slot].storage != Storage::None &&
-            (!slots_[slot].sharding || !(*slots_[slot].sharding == shared))) {
-          slots_[slot].sharding = shared;
-          slots_[slot].changed = true;
-        }
     }
   }
 
@@ -480,14 +162,13 @@ private:
     auto enqueue = [&](OpId op) {
       if (op != current) push(op);
     };
-    for (ValueId v : slots_[slot].members) {
+    for (ValueId v : graph_->slot(slot).members) {
       const ValueInfo &info = m_.values[v];
       if (info.isBlockArg) enqueue(m_.regions[m_.blocks[info.owner].parent].parent);
       else enqueue(info.owner);
-      for (const Use &u : uses_[v]) {
-        auto it = edgesOfUse_.find({u.user, u.index});
-        if (it != edgesOfUse_.end()) {
-          for (uint32_t e : it->second) enqueue(edges_[e].op);
+      for (const Use &u : graph_->usesOf(v)) {
+        if (const std::vector<OpId> *edgeOps = graph_->edgesReading(u.user, u.index)) {
+          for (OpId edgeOp : *edgeOps) enqueue(edgeOp);
         } else if (isTerminatorName(m_.opName(u.user))) enqueue(m_.parentOp(u.user));
         else enqueue(u.user);
       }
@@ -546,9 +227,9 @@ private:
   void step(OpId op) {
     std::string_view name = m_.opName(op);
     if (name == "sdy.data_flow_edge" || name == "sdy.func_data_flow_edge") {
-      auto it = edgeIndex_.find(op);
-      if (it == edgeIndex_.end()) return;
-      const Edge &e = edges_[it->second];
+      const Edge *edge = graph_->edgeOf(op);
+      if (!edge) return;
+      const Edge &e = *edge;
       propagate(op, identityRule(m_.types.shape(m_.type(m_.result(op, 0))), e.sources.size()), e.sources,
                 {e.target}, [&](size_t f) { return opDirection(op, nullptr, f); });
       return;
@@ -557,8 +238,8 @@ private:
       if (m_.numOperands(op) != 1 || m_.numResults(op) != 1) return;
       PropagationDirection dir = barrierDirection(op);
       if (dir == PropagationDirection::None) return;
-      propagate(op, identityRule(m_.types.shape(m_.type(m_.result(op, 0))), 1), {{slotOf_[m_.operand(op, 0)]}},
-                {{slotOf_[m_.result(op, 0)]}},
+      propagate(op, identityRule(m_.types.shape(m_.type(m_.result(op, 0))), 1), {{graph_->slotOf(m_.operand(op, 0))}},
+                {{graph_->slotOf(m_.result(op, 0))}},
                 [&](size_t f) { return intersectionOf(dir, opDirection(op, nullptr, f)); });
       return;
     }
@@ -567,8 +248,8 @@ private:
     if (!rule || rule->operands.size() != m_.numOperands(op) || rule->results.size() != m_.numResults(op))
       return;
     std::vector<Participant> operands, results;
-    for (ValueId v : m_.operands(op)) operands.push_back({slotOf_[v]});
-    for (uint32_t i = 0; i < m_.numResults(op); ++i) results.push_back({slotOf_[m_.result(op, i)]});
+    for (ValueId v : m_.operands(op)) operands.push_back({graph_->slotOf(v)});
+    for (uint32_t i = 0; i < m_.numResults(op); ++i) results.push_back({graph_->slotOf(m_.result(op, i))});
     if (propagate(op, *rule, operands, results, [&](size_t f) { return opDirection(op, rule, f); }) &&
         options_.keepShardingRules)
       rulesToKeep_.push_back(op);
@@ -591,28 +272,22 @@ private:
     FuncView f{m_, func};
     OpId ret = f.returnOp();
     if (ret == kNone) return;
-    const std::vector<uint32_t> &resSlots = funcResultSlots_[func];
+    const std::vector<uint32_t> &resSlots = graph_->funcResultSlots(func);
     for (uint32_t i = 0; i < m_.numOperands(ret) && i < resSlots.size(); ++i) {
       ValueId v = m_.operand(ret, i);
-      if (resSlots[i] == kNoSlot || slotOf_[v] == kNoSlot) continue;
-      propagate(func, identityRule(m_.types.shape(m_.type(v)), 1), {{slotOf_[v]}}, {{resSlots[i]}}, {});
+      if (resSlots[i] == kNoSlot || graph_->slotOf(v) == kNoSlot) continue;
+      propagate(func, identityRule(m_.types.shape(m_.type(v)), 1), {{graph_->slotOf(v)}}, {{resSlots[i]}}, {});
     }
   }
 
   // --- One propagation step ---------------------------------------------------------
-  const Mesh *meshOf(const TensorSharding &s) const {
-    if (s.inlineMesh) return &*s.inlineMesh;
-    auto it = meshes_.find(s.meshName);
-    return it == meshes_.end() ? nullptr : &it->second;
-  }
-
   static bool isEmptyMesh(const Mesh &mesh) { return mesh.axes.empty() && mesh.deviceIds.empty(); }
 
   // The sharding a participant shows in the step's (global) view; converted
   // ones (manual computation edges) live in `scratch`.
   const TensorSharding *view(const Participant &p, std::deque<TensorSharding> &scratch) const {
-    if (p.slot == kNoSlot || !slots_[p.slot].sharding) return nullptr;
-    const TensorSharding &s = *slots_[p.slot].sharding;
+    if (p.slot == kNoSlot || !graph_->slot(p.slot).sharding) return nullptr;
+    const TensorSharding &s = *graph_->slot(p.slot).sharding;
     if (!p.manual) return &s;
     scratch.push_back(p.manual->toGlobal(s));
     return &scratch.back();
@@ -632,7 +307,7 @@ private:
     const TensorSharding *meshSource = nullptr;
     for (const TensorSharding *s : views) {
       if (!s) continue;
-      const Mesh *other = meshOf(*s);
+      const Mesh *other = graph_->meshOf(*s);
       if (!other) return false;
       if (!mesh || isEmptyMesh(*mesh)) {
         mesh = other;
@@ -656,11 +331,11 @@ private:
     for (size_t t = 0; t < projection.numTensors(); ++t) {
       bool isOperand = t < operands.size();
       const Participant &p = isOperand ? operands[t] : results[t - operands.size()];
-      if (p.slot == kNoSlot || slots_[p.slot].hidden.empty()) continue;
+      if (p.slot == kNoSlot || graph_->slot(p.slot).hidden.empty()) continue;
       const OpShardingRule::TensorFactors &mapping =
           isOperand ? rule.operands[t] : rule.results[t - operands.size()];
-      for (size_t d = 0; d < mapping.size() && d < slots_[p.slot].hidden.size(); ++d)
-        if (slots_[p.slot].hidden[d])
+      for (size_t d = 0; d < mapping.size() && d < graph_->slot(p.slot).hidden.size(); ++d)
+        if (graph_->slot(p.slot).hidden[d])
           for (int32_t f : mapping[d]) projection.tensor(t).factors[size_t(f)].present = false;
     }
     FactorPropagationParams params;
@@ -678,14 +353,14 @@ private:
       if (!changed[t]) continue;
       bool isOperand = t < operands.size();
       const Participant &p = isOperand ? operands[t] : results[t - operands.size()];
-      if (p.slot == kNoSlot || slots_[p.slot].storage == Storage::None) continue;
+      if (p.slot == kNoSlot || graph_->slot(p.slot).storage == Storage::None) continue;
       const OpShardingRule::TensorFactors &mapping =
           isOperand ? rule.operands[t] : rule.results[t - operands.size()];
       TensorSharding s = toTensorSharding(projection.tensor(t), mapping, rule, meshName, meshValue);
       s.inlineMesh = inlineMesh;
       if (p.manual) s = p.manual->toLocal(std::move(s));
-      const std::optional<TensorSharding> &old = slots_[p.slot].sharding;
-      const std::vector<bool> &hidden = slots_[p.slot].hidden;
+      const std::optional<TensorSharding> &old = graph_->slot(p.slot).sharding;
+      const std::vector<bool> &hidden = graph_->slot(p.slot).hidden;
       for (size_t d = 0; d < hidden.size() && d < s.dims.size(); ++d)
         if (hidden[d] && old && d < old->dims.size()) s.dims[d] = old->dims[d];
       bool emptyAxes = true;
@@ -698,22 +373,22 @@ private:
   }
 
   int64_t elementsOf(const Participant &p) const {
-    if (p.slot == kNoSlot || slots_[p.slot].members.empty()) return 1;
-    return m_.types.numElements(m_.type(slots_[p.slot].members.front()));
+    if (p.slot == kNoSlot || graph_->slot(p.slot).members.empty()) return 1;
+    return m_.types.numElements(m_.type(graph_->slot(p.slot).members.front()));
   }
 
   void setSlot(uint32_t slot, TensorSharding s, OpId current) {
     ++stats_.updates;
-    slots_[slot].sharding = s;
-    slots_[slot].changed = true;
+    graph_->slot(slot).sharding = s;
+    graph_->slot(slot).changed = true;
     notify(slot, current);
-    int64_t g = slots_[slot].group;
+    int64_t g = graph_->slot(slot).group;
     if (g < 0) return;
-    for (uint32_t other : groups_[g]) {
-      if (other == slot || slots_[other].storage == Storage::None) continue;
-      if (slots_[other].sharding && *slots_[other].sharding == s) continue;
-      slots_[other].sharding = s;
-      slots_[other].changed = true;
+    for (uint32_t other : graph_->groupMembers(g)) {
+      if (other == slot || graph_->slot(other).storage == Storage::None) continue;
+      if (graph_->slot(other).sharding && *graph_->slot(other).sharding == s) continue;
+      graph_->slot(other).sharding = s;
+      graph_->slot(other).changed = true;
       notify(other, current);
     }
   }
@@ -721,8 +396,8 @@ private:
   // --- Write-back ------------------------------------------------------------------
   void writeBack() {
     std::map<OpId, std::vector<uint32_t>> perOp;
-    for (uint32_t i = 0; i < slots_.size(); ++i) {
-      const Slot &s = slots_[i];
+    for (uint32_t i = 0; i < graph_->numSlots(); ++i) {
+      const Slot &s = graph_->slot(i);
       if (!s.changed || !s.sharding) continue;
       switch (s.storage) {
       case Storage::None: break;
@@ -750,7 +425,7 @@ private:
       AttrId existing = m_.attr(op, "sdy.sharding");
       if (existing != kNoAttr && m_.attrs.kind(existing) == AttrKind::ShardingPerValue)
         all = m_.attrs.get(existing).shardings;
-      const TensorSharding &any = *slots_[changedSlots.front()].sharding;
+      const TensorSharding &any = *graph_->slot(changedSlots.front()).sharding;
       all.resize(m_.numResults(op));
       for (uint32_t i = 0; i < m_.numResults(op); ++i) {
         if (!all[i].dims.empty() || !all[i].meshName.empty() || all[i].inlineMesh) continue;
@@ -758,7 +433,7 @@ private:
         all[i] = TensorSharding::open(any.meshName, m_.types.isTensor(t) ? size_t(m_.types.rank(t)) : 0);
         all[i].inlineMesh = any.inlineMesh;
       }
-      for (uint32_t slot : changedSlots) all[slots_[slot].index] = *slots_[slot].sharding;
+      for (uint32_t slot : changedSlots) all[graph_->slot(slot).index] = *graph_->slot(slot).sharding;
       m_.setAttr(op, "sdy.sharding", m_.attrs.shardingPerValue(std::move(all)));
     }
     for (OpId op : rulesToKeep_)
@@ -770,22 +445,11 @@ private:
   const PropagationOptions &options_;
   Diagnostics &diags_;
   PropagationStats stats_;
-  std::map<std::string, Mesh> meshes_;
-  std::vector<Slot> slots_;
-  std::vector<uint32_t> slotOf_;
-  std::map<OpId, std::vector<uint32_t>> funcResultSlots_;
-  std::vector<std::vector<Use>> uses_;
+  std::optional<PropagationGraph> graph_;
   std::optional<RuleCache> rules_;
-  std::vector<OpId> order_, edgeOps_, groupOps_, rulesToKeep_;
-  std::deque<ManualAxesView> views_;
+  std::vector<OpId> rulesToKeep_;
   std::vector<std::pair<uint32_t, TensorSharding>> originals_;
   int opLevel_ = -1;  // op-priority level of the running fixpoint, -1: none
-  std::vector<Edge> edges_;
-  // A function's return value feeds the edge of every call's result.
-  std::map<std::pair<OpId, uint32_t>, std::vector<uint32_t>> edgesOfUse_;
-  std::map<OpId, std::vector<OpId>> callsTo_;  // func.func -> its calls
-  std::map<OpId, uint32_t> edgeIndex_;
-  std::map<int64_t, std::vector<uint32_t>> groups_;
   std::vector<OpId> stack_;
   std::vector<bool> inStack_;
 };
