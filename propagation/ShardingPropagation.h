@@ -15,9 +15,22 @@
 //   %arg1 gets [{"b", ?}, {?}] (the contracting factor), %0 gets
 //   [{"a", ?}, {?}] and so does the function result.
 //
-// Registered as `-sdy-basic-propagate`, `-sdy-aggressive-propagate`,
-// `-sdy-op-priority-propagate` and `-sdy-user-priority-propagate` (options
-// `conservative-propagation`, `keep-sharding-rules`).
+// This is the entry point for code that propagates a module in one call;
+// the work is split into layers as Shardy splits its passes, each in its
+// own file and each building on the one below:
+//
+//   PropagationGraph.h         values, slots, data-flow edges, groups
+//   BasicPropagation.h         the worklist fixpoint and the write-back
+//                              (`-sdy-basic-propagate`)
+//   AggressivePropagation.cpp  the same with the aggressive factor strategy
+//                              (`-sdy-aggressive-propagate`)
+//   OpPriorityPropagation.h    three fixpoints by op priority
+//                              (`-sdy-op-priority-propagate`)
+//   UserPriorityPropagation.h  rounds by user priority, each an op-priority
+//                              propagation (`-sdy-user-priority-propagate`)
+//
+// Every pass takes the options `conservative-propagation` and
+// `keep-sharding-rules`.
 #pragma once
 
 #include "support/Diagnostics.h"
@@ -49,8 +62,9 @@ struct PropagationStats {
 };
 
 // Propagates every sharding in `m` to a fixpoint and writes the results back
-// as `sdy.sharding` attributes. Returns false (with errors in `diags`) when
-// the module cannot be propagated.
+// as `sdy.sharding` attributes, through the layer `options` asks for (user
+// priorities, else op priorities, else the basic fixpoint). Returns false
+// (with errors in `diags`) when the module cannot be propagated.
 bool propagateShardings(Module &m, const PropagationOptions &options, Diagnostics &diags,
                         PropagationStats *stats = nullptr);
 

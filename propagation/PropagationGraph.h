@@ -1,0 +1,153 @@
+// The propagation graph: what sharding propagation walks over, built once
+// per module before any step runs. Every shardable value (a static-shaped
+// tensor) is bound to a slot, which holds the value's current sharding and
+// says where it is written back. Values that must carry the same sharding
+// share one slot: a data-flow edge ties the value it ends at (a while result,
+// its block arguments, the edge's own result) to the edge's slot, and
+// sharding groups tie their members' slots together. The graph also records
+// who reads each value (uses, and the edges that read a use), so the worklist
+// knows which steps to revisit when a slot changes.
+//
+//   %0:2 = stablehlo.while(%iterArg = %arg0, %iterArg_1 = %arg1) ...
+//   %1 = sdy.data_flow_edge %0#0 sharding=S : tensor<32x96xf32>
+//   ->
+//   slot k (OpAttr of the edge, starts as S): %0#0, %iterArg (cond and body),
+//   and %1; edge k reads %arg0 (the while's operand 0) and the body's
+//   `stablehlo.return` operand 0.
+//
+// Storage only: the graph changes no sharding after it is built (the
+// propagation layers write slots, BasicPropagation.h writes them back).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/Module.h"
+#include "propagation/DataFlowEdges.h"
+
+namespace autopart {
+
+inline constexpr uint32_t kNoSlot = kNone;
+
+// Where a slot's sharding lives in the module, for the final write-back.
+enum class Storage : uint8_t {
+  None,        // not stored (e.g. a while block argument without an edge)
+  FuncArg,     // func argument `sdy.sharding`
+  FuncResult,  // func result `sdy.sharding`
+  OpResult,    // `sdy.sharding` per result of `op`
+  OpAttr,      // the `sharding` attribute of `op` (constraints, edges)
+  InSharding,  // `in_shardings[index]` of a computation, for its body argument
+  OutSharding, // `out_shardings[index]` of a computation, for its result
+};
+
+// One sharding shared by one or more values: a data-flow edge ties the while
+// result, its block arguments and the edge's own result to one slot.
+struct Slot {
+  std::optional<TensorSharding> sharding;
+  Storage storage = Storage::None;
+  OpId op = kNone;     // func for FuncArg/FuncResult, owner otherwise
+  uint32_t index = 0;  // argument / result number
+  bool changed = false;
+  std::vector<ValueId> members;
+  // For InSharding of a manual computation: the body sees the local form.
+  const ManualAxesView *manual = nullptr;
+  int64_t group = -1;  // sharding group id
+  // Dimensions whose user priority has not had its round yet: they take no
+  // part in propagation (neither source, target nor obstacle).
+  std::vector<bool> hidden;
+};
+
+// A tensor taking part in a propagation step: its slot, and for the local
+// side of a manual computation edge, the manual axes its sharding lacks.
+struct Participant {
+  uint32_t slot = kNoSlot;
+  const ManualAxesView *manual = nullptr;
+};
+
+struct Use {
+  OpId user;
+  uint32_t index;
+};
+
+// A data-flow edge: the values flowing in (sources) and the slot they end at
+// (target).
+struct Edge {
+  OpId op = kNone;
+  std::vector<Participant> sources;
+  Participant target;
+  std::vector<Use> sourceUses;
+};
+
+// `func.return`, `stablehlo.return`, `sdy.return`.
+bool isTerminatorName(std::string_view n);
+
+class PropagationGraph {
+public:
+  // Builds the graph of every function of `m` (which must have a top op).
+  explicit PropagationGraph(const Module &m);
+  // Slots and edges point into the graph's own storage.
+  PropagationGraph(const PropagationGraph &) = delete;
+  PropagationGraph &operator=(const PropagationGraph &) = delete;
+
+  // The mesh `s` names (or its inline mesh); nullptr when unknown.
+  const Mesh *meshOf(const TensorSharding &s) const;
+
+  size_t numSlots() const { return slots_.size(); }
+  Slot &slot(uint32_t i) { return slots_[i]; }
+  const Slot &slot(uint32_t i) const { return slots_[i]; }
+  // kNoSlot for values that are not shardable.
+  uint32_t slotOf(ValueId v) const { return slotOf_[v]; }
+  // Per result of `func`, its slot (kNoSlot when not shardable).
+  const std::vector<uint32_t> &funcResultSlots(OpId func) const;
+  // The slots of sharding group `group`.
+  const std::vector<uint32_t> &groupMembers(int64_t group) const;
+
+  // Every op nested in a function, functions in order, each in pre-order.
+  const std::vector<OpId> &ops() const { return order_; }
+  const std::vector<Use> &usesOf(ValueId v) const { return uses_[v]; }
+  // The edge of an edge op; nullptr when it has none.
+  const Edge *edgeOf(OpId edgeOp) const;
+  // The edge ops that read operand `index` of `user` as a source; nullptr
+  // when none does (the use then feeds `user` itself).
+  const std::vector<OpId> *edgesReading(OpId user, uint32_t index) const;
+
+private:
+  void collectMeshes();
+  bool shardableType(TypeId t) const;
+  uint32_t newSlot(Storage storage, OpId op, uint32_t index, const TensorSharding *initial);
+  void bindValue(ValueId v, uint32_t slot);
+  void rebind(ValueId v, uint32_t slot);
+  void buildFunction(OpId func);
+  void visitOp(OpId op);
+  void bindResults(OpId op, std::string_view name);
+  void bindBlockArgs(OpId op, bool computation);
+  OpId terminatorOf(RegionId r) const;
+  const TensorSharding *listEntry(OpId op, std::string_view attr, size_t i) const;
+  void addSource(Edge &e, OpId user, uint32_t index, const ManualAxesView *manual = nullptr);
+  void addFuncEdgeSources(Edge &e, ValueId input);
+  void addOwnerSources(Edge &e, uint32_t slot, ValueId input);
+  void buildEdges();
+  void buildGroups();
+
+  const Module &m_;
+  std::map<std::string, Mesh> meshes_;
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> slotOf_;
+  std::map<OpId, std::vector<uint32_t>> funcResultSlots_;
+  std::vector<std::vector<Use>> uses_;
+  std::vector<OpId> order_, edgeOps_, groupOps_;
+  std::deque<ManualAxesView> views_;  // stable addresses for Slot/Participant
+  std::vector<Edge> edges_;
+  std::map<OpId, uint32_t> edgeIndex_;
+  // A function's return value feeds the edge of every call's result.
+  std::map<std::pair<OpId, uint32_t>, std::vector<OpId>> edgesOfUse_;
+  std::map<OpId, std::vector<OpId>> callsTo_;  // func.func -> its calls
+  std::map<int64_t, std::vector<uint32_t>> groups_;
+};
+
+}  // namespace autopart

@@ -1,0 +1,88 @@
+// The propagation graph: which values share a slot, and what an edge reads.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "propagation/DataFlowEdges.h"
+#include "propagation/PropagationGraph.h"
+
+#include "tests/TestUtil.h"
+
+namespace autopart {
+namespace {
+
+using testing::opsNamed;
+using testing::parse;
+
+constexpr const char *kWhile = R"(
+sdy.mesh @mesh = <["a"=2]>
+func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.constant dense<0> : tensor<i32>
+  %1:2 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %0) : tensor<8xf32>, tensor<i32>
+   cond {
+    %2 = stablehlo.compare  LT, %iterArg_0, %iterArg_0 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %2 : tensor<i1>
+  } do {
+    stablehlo.return %iterArg, %iterArg_0 : tensor<8xf32>, tensor<i32>
+  }
+  %3 = stablehlo.abs %1#0 : tensor<8xf32>
+  return %3 : tensor<8xf32>
+}
+)";
+
+TEST(PropagationGraph, WhileEdgeTiesResultBlockArgumentsAndEdgeToOneSlot) {
+  std::unique_ptr<Module> m = parse(kWhile);
+  ASSERT_TRUE(m);
+  ASSERT_EQ(addDataFlowEdges(*m), 2u);
+  OpId whileOp = opsNamed(*m, "stablehlo.while").at(0);
+  OpId edgeOp = opsNamed(*m, "sdy.data_flow_edge").at(0);
+  ASSERT_EQ(m->operand(edgeOp, 0), m->result(whileOp, 0));
+
+  PropagationGraph g(*m);
+  uint32_t slot = g.slotOf(m->result(edgeOp, 0));
+  ASSERT_NE(slot, kNoSlot);
+  EXPECT_EQ(g.slot(slot).storage, Storage::OpAttr);
+  EXPECT_EQ(g.slot(slot).op, edgeOp);
+  EXPECT_EQ(g.slotOf(m->result(whileOp, 0)), slot);
+  for (uint32_t r = 0; r < 2; ++r) {
+    BlockId b = m->regions[m->region(whileOp, r)].blocks.front();
+    EXPECT_EQ(g.slotOf(m->blocks[b].args[0]), slot) << "region " << r;
+  }
+
+  // Sources: the while's operand and what the body returns (the block
+  // argument, itself in the edge's slot).
+  const Edge *e = g.edgeOf(edgeOp);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->target.slot, slot);
+  ASSERT_EQ(e->sources.size(), 2u);
+  EXPECT_EQ(e->sources[0].slot, g.slotOf(m->operand(whileOp, 0)));
+  EXPECT_EQ(e->sources[1].slot, slot);
+  const std::vector<OpId> *readers = g.edgesReading(whileOp, 0);
+  ASSERT_NE(readers, nullptr);
+  EXPECT_NE(std::find(readers->begin(), readers->end(), edgeOp), readers->end());
+  // The abs reads the edge, not the while: no edge reads its operand.
+  EXPECT_EQ(g.edgesReading(opsNamed(*m, "stablehlo.abs").at(0), 0), nullptr);
+}
+
+TEST(PropagationGraph, FunctionResultsHaveSlotsOfTheirOwn) {
+  std::unique_ptr<Module> m = parse(R"(
+sdy.mesh @mesh = <["a"=2]>
+func.func @f(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}) -> tensor<8xf32> {
+  return %arg0 : tensor<8xf32>
+}
+)");
+  ASSERT_TRUE(m);
+  PropagationGraph g(*m);
+  OpId func = m->functions().at(0);
+  ASSERT_EQ(g.funcResultSlots(func).size(), 1u);
+  uint32_t result = g.funcResultSlots(func)[0];
+  uint32_t arg = g.slotOf(FuncView{*m, func}.args()[0]);
+  EXPECT_NE(result, arg);
+  EXPECT_EQ(g.slot(result).storage, Storage::FuncResult);
+  EXPECT_FALSE(g.slot(result).sharding);
+  ASSERT_TRUE(g.slot(arg).sharding);
+  EXPECT_NE(g.meshOf(*g.slot(arg).sharding), nullptr);
+}
+
+}  // namespace
+}  // namespace autopart
