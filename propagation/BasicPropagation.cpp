@@ -83,7 +83,7 @@ void BasicPropagation::notify(uint32_t slot, OpId current) {
     for (const Use &u : graph_->usesOf(v)) {
       if (const std::vector<OpId> *edgeOps = graph_->edgesReading(u.user, u.index)) {
         for (OpId edgeOp : *edgeOps) enqueue(edgeOp);
-      } else if (isTerminatorName(m_.opName(u.user))) enqueue(m_.parentOp(u.user));
+      } else if (opInfo(m_, u.user).category == OpCategory::Terminator) enqueue(m_.parentOp(u.user));
       else enqueue(u.user);
     }
   }
@@ -119,7 +119,7 @@ void BasicPropagation::step(OpId op) {
                      [&](size_t f) { return intersectionOf(dir, direction(op, nullptr, f)); });
     return;
   }
-  if (isDataFlowOp(m_, op) || isTerminatorName(name)) return;
+  if (isDataFlowOp(m_, op) || opInfo(m_, op).category == OpCategory::Terminator) return;
   const OpShardingRule *rule = ruleOf(op);
   if (!rule || rule->operands.size() != m_.numOperands(op) || rule->results.size() != m_.numResults(op))
     return;

@@ -26,7 +26,7 @@
 #include <optional>
 #include <vector>
 
-#include "ir/Diagnostics.h"
+#include "support/Diagnostics.h"
 #include "ir/Module.h"
 #include "propagation/FactorPropagation.h"
 #include "propagation/PropagationGraph.h"

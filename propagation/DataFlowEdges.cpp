@@ -127,8 +127,7 @@ size_t addDataFlowEdges(Module &m) {
   size_t added = 0;
   for (OpId op : owners) {
     OpId func = m.enclosingFunc(op);
-    bool isManualComp = m.isa(op, "sdy.manual_computation");
-    bool isComputation = isManualComp || m.isa(op, "sdy.named_computation");
+    bool isComputation = opInfo(m, op).dataFlow == DataFlow::Computation;
     if (isComputation && m.numRegions(op) > 0 && !m.regions[m.region(op, 0)].blocks.empty()) {
       BlockId body = m.regions[m.region(op, 0)].blocks.front();
       std::vector<std::string> manual = manualAxesOf(m, op);
@@ -184,7 +183,7 @@ size_t sinkDataFlowEdges(Module &m) {
     OpId scope = m.enclosingFunc(e);
     if (info.isBlockArg) {
       OpId op = m.regions[m.blocks[info.owner].parent].parent;
-      if (s && (m.isa(op, "sdy.manual_computation") || m.isa(op, "sdy.named_computation"))) {
+      if (s && opInfo(m, op).dataFlow == DataFlow::Computation) {
         AttrId in = m.attr(op, "in_shardings");
         if (in != kNoAttr && m.attrs.kind(in) == AttrKind::ShardingPerValue) {
           std::vector<TensorSharding> all = m.attrs.get(in).shardings;
@@ -196,7 +195,7 @@ size_t sinkDataFlowEdges(Module &m) {
       }
     } else {
       OpId op = info.owner;
-      if (s && (m.isa(op, "sdy.manual_computation") || m.isa(op, "sdy.named_computation"))) {
+      if (s && opInfo(m, op).dataFlow == DataFlow::Computation) {
         AttrId out = m.attr(op, "out_shardings");
         if (out != kNoAttr && m.attrs.kind(out) == AttrKind::ShardingPerValue) {
           std::vector<TensorSharding> all = m.attrs.get(out).shardings;

@@ -1,6 +1,7 @@
 #include "propagation/PropagationGraph.h"
 
 #include "propagation/ShardingGroups.h"
+#include "rules/OpInfo.h"
 
 namespace autopart {
 
@@ -11,10 +12,6 @@ const TensorSharding *asSharding(const Module &m, AttrId a) {
 }
 
 }  // namespace
-
-bool isTerminatorName(std::string_view n) {
-  return n == "func.return" || n == "stablehlo.return" || n == "sdy.return";
-}
 
 PropagationGraph::PropagationGraph(const Module &m) : m_(m) {
   collectMeshes();
@@ -127,19 +124,20 @@ void PropagationGraph::visitOp(OpId op) {
     edgeOps_.push_back(op);
     return;  // bound in buildEdges
   }
-  if (name == "func.call")
+  DataFlow flow = opInfo(m_, op).dataFlow;
+  if (flow == DataFlow::Call)
     if (OpId callee = m_.lookupFunc(m_.attr(op, "callee")); callee != kNone) callsTo_[callee].push_back(op);
   if (name == "sdy.sharding_group") {
     groupOps_.push_back(op);
     return;
   }
   bindResults(op, name);
-  bindBlockArgs(op, name == "sdy.manual_computation" || name == "sdy.named_computation");
+  bindBlockArgs(op, flow == DataFlow::Computation);
 }
 
 void PropagationGraph::bindResults(OpId op, std::string_view name) {
   bool attrStored = name == "sdy.sharding_constraint" || name == "sdy.reshard";
-  bool computation = name == "sdy.manual_computation" || name == "sdy.named_computation";
+  bool computation = opInfo(m_, op).dataFlow == DataFlow::Computation;
   AttrId perValue = m_.attr(op, "sdy.sharding");
   for (uint32_t i = 0; i < m_.numResults(op); ++i) {
     ValueId v = m_.result(op, i);
@@ -185,7 +183,7 @@ OpId PropagationGraph::terminatorOf(RegionId r) const {
   const Region &region = m_.regions[r];
   if (region.blocks.empty()) return kNone;
   const std::vector<OpId> &ops = m_.blocks[region.blocks.front()].ops;
-  return ops.empty() || !isTerminatorName(m_.opName(ops.back())) ? kNone : ops.back();
+  return ops.empty() || opInfo(m_, ops.back()).category != OpCategory::Terminator ? kNone : ops.back();
 }
 
 const TensorSharding *PropagationGraph::listEntry(OpId op, std::string_view attr, size_t i) const {
@@ -228,20 +226,20 @@ void PropagationGraph::addFuncEdgeSources(Edge &e, ValueId input) {
 void PropagationGraph::addOwnerSources(Edge &e, uint32_t slot, ValueId input) {
   OpId owner = m_.values[input].owner;
   uint32_t i = m_.values[input].index;
-  std::string_view n = m_.opName(owner);
-  if (n == "stablehlo.while") {
+  DataFlow flow = opInfo(m_, owner).dataFlow;
+  if (flow == DataFlow::Loop) {
     for (uint32_t r = 0; r < m_.numRegions(owner); ++r)
       for (BlockId b : m_.regions[m_.region(owner, r)].blocks)
         if (i < m_.blocks[b].args.size()) rebind(m_.blocks[b].args[i], slot);
     addSource(e, owner, i);
     if (m_.numRegions(owner) > 1) addSource(e, terminatorOf(m_.region(owner, 1)), i);
-  } else if (n == "stablehlo.case" || n == "stablehlo.if") {
+  } else if (flow == DataFlow::Branch) {
     for (uint32_t r = 0; r < m_.numRegions(owner); ++r) addSource(e, terminatorOf(m_.region(owner, r)), i);
-  } else if (n == "stablehlo.optimization_barrier") {
+  } else if (flow == DataFlow::Barrier) {
     addSource(e, owner, i);
-  } else if (n == "sdy.manual_computation" || n == "sdy.named_computation") {
+  } else if (flow == DataFlow::Computation) {
     const ManualAxesView *manual = nullptr;
-    if (n == "sdy.manual_computation")
+    if (m_.isa(owner, "sdy.manual_computation"))
       if (const TensorSharding *o = listEntry(owner, "out_shardings", i)) {
         views_.push_back(ManualAxesView::of(*o, manualAxesOf(m_, owner)));
         manual = &views_.back();

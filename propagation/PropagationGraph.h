@@ -83,9 +83,6 @@ struct Edge {
   std::vector<Use> sourceUses;
 };
 
-// `func.return`, `stablehlo.return`, `sdy.return`.
-bool isTerminatorName(std::string_view n);
-
 class PropagationGraph {
 public:
   // Builds the graph of every function of `m` (which must have a top op).

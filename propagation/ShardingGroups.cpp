@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "rules/OpInfo.h"
+
 namespace autopart {
 
 namespace {
@@ -13,7 +15,7 @@ const TensorSharding *storedSharding(const Module &m, ValueId v) {
   const ValueInfo &info = m.values[v];
   if (info.isBlockArg) {
     OpId owner = m.regions[m.blocks[info.owner].parent].parent;
-    if (m.isa(owner, "sdy.manual_computation") || m.isa(owner, "sdy.named_computation")) {
+    if (opInfo(m, owner).dataFlow == DataFlow::Computation) {
       AttrId a = m.attr(owner, "in_shardings");
       if (a == kNoAttr || m.attrs.kind(a) != AttrKind::ShardingPerValue) return nullptr;
       const std::vector<TensorSharding> &all = m.attrs.get(a).shardings;
