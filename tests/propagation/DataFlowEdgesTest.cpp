@@ -6,10 +6,12 @@
 #include "propagation/DataFlowEdges.h"
 
 #include "tests/TestUtil.h"
+#include "tests/propagation/WhileProgram.h"
 
 namespace autopart {
 namespace {
 
+using testing::kWhile;
 using testing::parse;
 
 AxisRef full(const char *n) { return AxisRef{n, 0, 0}; }
@@ -24,22 +26,6 @@ TEST(DataFlowEdges, ManualAxesViewStripsAndRestoresManualAxes) {
   EXPECT_TRUE(local.replicated.empty());
   EXPECT_EQ(view.toGlobal(local), global);
 }
-
-constexpr const char *kWhile = R"(
-sdy.mesh @mesh = <["a"=2]>
-func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
-  %0 = stablehlo.constant dense<0> : tensor<i32>
-  %1:2 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %0) : tensor<8xf32>, tensor<i32>
-   cond {
-    %2 = stablehlo.compare  LT, %iterArg_0, %iterArg_0 : (tensor<i32>, tensor<i32>) -> tensor<i1>
-    stablehlo.return %2 : tensor<i1>
-  } do {
-    stablehlo.return %iterArg, %iterArg_0 : tensor<8xf32>, tensor<i32>
-  }
-  %3 = stablehlo.abs %1#0 : tensor<8xf32>
-  return %3 : tensor<8xf32>
-}
-)";
 
 TEST(DataFlowEdges, AddThenSinkRoundTrips) {
   std::unique_ptr<Module> m = parse(kWhile);
