@@ -15,9 +15,11 @@ TEST(TacticScheduleTest, InlineNamesUseDefaultAxes) {
   auto s = parseTacticSchedule("dp,megatron", dataModel(), &err);
   ASSERT_TRUE(s) << err;
   ASSERT_EQ(s->tactics.size(), 2u);
-  EXPECT_EQ(s->tactics[0].kind, TacticKind::BatchParallel);
+  EXPECT_EQ(s->tactics[0].kind, TacticKind::Named);
+  EXPECT_EQ(s->tactics[0].name, "dp");
   EXPECT_EQ(s->tactics[0].axes, std::vector<std::string>{"data"});
-  EXPECT_EQ(s->tactics[1].kind, TacticKind::Megatron);
+  EXPECT_EQ(s->tactics[1].kind, TacticKind::Named);
+  EXPECT_EQ(s->tactics[1].name, "megatron");
   EXPECT_EQ(s->tactics[1].axes, std::vector<std::string>{"model"});
 }
 
