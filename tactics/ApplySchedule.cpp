@@ -4,6 +4,7 @@
 
 #include "analysis/ArgumentRoles.h"
 #include "analysis/CarriedState.h"
+#include "rules/OpShardingRuleRegistry.h"
 #include "tactics/TacticRegistry.h"
 #include "tactics/TacticSeeds.h"
 
@@ -24,17 +25,62 @@ bool sameSharding(const std::optional<TensorSharding> &a, const std::optional<Te
   return *a == *b;
 }
 
-// Per argument: the value the entry function returns as its next-step
-// state (analysis/CarriedState.h), or kNone.
-std::vector<ValueId> updatesOf(const Module &m, OpId func) {
-  FuncView f{m, func};
-  std::vector<ValueId> out(f.args().size(), kNone);
-  if (f.returnOp() == kNone) return out;
-  std::vector<int64_t> carried = carriedArguments(m, func);
-  for (size_t r = 0; r < carried.size(); ++r)
-    if (carried[r] >= 0) out[size_t(carried[r])] = m.operand(f.returnOp(), uint32_t(r));
-  return out;
-}
+// Ops from a state argument to its update: Adam reaches its moments' update
+// in two and the new parameter's step from them in four more.
+constexpr int kMaxUpdateDepth = 6;
+
+// For SeedReach::StateUpdate: what the entry function does with its state
+// arguments (analysis/CarriedState.h pairs each with the result it returns
+// for the next step).
+struct StateUpdates {
+  std::vector<ValueId> updateOf;  // per argument: its returned update, or kNone
+  std::vector<bool> returned;     // per value
+  std::vector<std::vector<std::pair<OpId, uint32_t>>> uses;  // per value: (op, operand)
+
+  StateUpdates(const Module &m, OpId func) : returned(m.values.size(), false), uses(m.values.size()) {
+    FuncView f{m, func};
+    updateOf.assign(f.args().size(), kNone);
+    OpId ret = f.returnOp();
+    if (ret == kNone) return;
+    for (uint32_t r = 0; r < m.numOperands(ret); ++r) returned[m.operand(ret, r)] = true;
+    std::vector<int64_t> carried = carriedArguments(m, func);
+    for (size_t r = 0; r < carried.size(); ++r)
+      if (carried[r] >= 0) updateOf[size_t(carried[r])] = m.operand(ret, uint32_t(r));
+    m.walk(func, [&](OpId op) {
+      if (op == ret) return;
+      for (uint32_t j = 0; j < m.numOperands(op); ++j) uses[m.operand(op, j)].push_back({op, j});
+    });
+  }
+
+  // The values computed from argument `i` elementwise (an operand laid out
+  // as the result, in the sharding-rule registry's terms, of the same type):
+  // its update and, from that, the new parameter's step. A returned value
+  // other than the argument's own update stops the walk (the new parameters
+  // keep their sharding, so they are gathered from the slices).
+  std::vector<ValueId> region(const Module &m, size_t i, ValueId arg) const {
+    std::vector<ValueId> out;
+    std::unordered_set<ValueId> seen{arg};
+    std::vector<std::pair<ValueId, int>> queue{{arg, 0}};
+    for (size_t head = 0; head < queue.size(); ++head) {
+      auto [v, depth] = queue[head];
+      if (depth >= kMaxUpdateDepth) continue;
+      for (auto [op, j] : uses[v]) {
+        std::optional<OpShardingRule> rule = getOpShardingRule(m, op);
+        if (!rule || j >= rule->operands.size()) continue;
+        for (uint32_t r = 0; r < m.numResults(op) && r < rule->results.size(); ++r) {
+          ValueId u = m.result(op, r);
+          if (rule->operands[j] != rule->results[r] || m.type(u) != m.type(arg)) continue;
+          if (returned[u] && u != updateOf[i]) continue;
+          if (!seen.insert(u).second) continue;
+          out.push_back(u);
+          queue.push_back({u, depth + 1});
+        }
+      }
+    }
+    if (updateOf[i] != kNone && updateOf[i] != arg && !seen.count(updateOf[i])) out.push_back(updateOf[i]);
+    return out;
+  }
+};
 
 }  // namespace
 
@@ -53,7 +99,7 @@ std::optional<nlohmann::json> applySchedule(const ScheduleContext &ctx, const Ta
   std::vector<ArgumentInfo> infos = classifyArguments(m, ctx.func);
   auto current = [&](ValueId v) -> const TensorSharding * { return state[v] ? &*state[v] : nullptr; };
   nlohmann::json report = nlohmann::json::array();
-  std::optional<std::vector<ValueId>> updates;  // computed when a tactic needs them
+  std::optional<StateUpdates> updates;  // built when a tactic needs them
   for (const Tactic &t : schedule.tactics) {
     if (t.kind == TacticKind::Auto) {
       if (!autoTactic) {
@@ -67,7 +113,7 @@ std::optional<nlohmann::json> applySchedule(const ScheduleContext &ctx, const Ta
     }
     TacticSeeds seeds = seedTactic(m, ctx.func, t, ctx.mesh, current, &ctx.names);
     SeedReach reach = reachOf(t);
-    if (reach == SeedReach::ArgumentAndUpdate && !updates) updates = updatesOf(m, ctx.func);
+    if (reach == SeedReach::StateUpdate && !updates) updates.emplace(m, ctx.func);
     nlohmann::json entry = {{"tactic", t.spelling}, {"kind", tacticName(t)},
                             {"axis", t.axes[0]}, {"sharded", nlohmann::json::array()},
                             {"skipped", seeds.notes}};
@@ -78,7 +124,7 @@ std::optional<nlohmann::json> applySchedule(const ScheduleContext &ctx, const Ta
     std::unordered_set<uint64_t> propagatedNames;
     for (const ShardingSeed &s : seeds.seeds) {
       // FSDP keeps parameters sharded only at rest (gathered before use),
-      // ZeRO-1 its optimizer state at rest and in the step's update of it;
+      // ZeRO-1 its optimizer state at rest and where the step updates it;
       // the other tactics shard the seed's whole name through the program.
       NameId32 name = ctx.names.nameOf(s.value, uint32_t(s.dim));
       if (reach == SeedReach::Name && name != kNoDimName) {
@@ -93,17 +139,19 @@ std::optional<nlohmann::json> applySchedule(const ScheduleContext &ctx, const Ta
           state[s.value] = TensorSharding::closed(ctx.meshName, size_t(m.types.rank(m.type(s.value))));
         state[s.value]->dims[size_t(s.dim)].axes.push_back(AxisRef{s.axis, 0, 0});
         ++propagated;
-        // The returned update takes the argument's new sharding when it had
-        // its old one (so the next step reads it as this one left it).
-        ValueId update = reach == SeedReach::ArgumentAndUpdate ? (*updates)[s.argIndex] : kNone;
-        if (update != kNone && update != s.value) {
-          if (sameSharding(state[update], before)) {
-            state[update] = state[s.value];
+        // The update region takes the argument's new sharding where it had
+        // the argument's old one (so the next step reads the state as this
+        // one left it).
+        if (reach == SeedReach::StateUpdate)
+          for (ValueId u : updates->region(m, s.argIndex, s.value)) {
+            if (state[u] == state[s.value]) continue;
+            if (!sameSharding(state[u], before)) {
+              ++skipped;
+              continue;
+            }
+            state[u] = state[s.value];
             ++propagated;
-          } else {
-            ++skipped;
           }
-        }
       }
       entry["sharded"].push_back({{"argument", infos[s.argIndex].name}, {"dim", s.dim}});
     }

@@ -12,7 +12,7 @@
 //       .aliases = {"zero-1"},
 //       .defaultAxis = dataAxis(),
 //       .description = "ZeRO-1: optimizer state partitioned over the data axis",
-//       .reach = SeedReach::ArgumentAndUpdate,
+//       .reach = SeedReach::StateUpdate,
 //       .seed = [](const SeedContext &c, TacticSeeds &out) {
 //         for (size_t i = 0; i < c.args.size(); ++i)
 //           if (c.shardable(i) && c.infos[i].role == ArgRole::OptimizerState) c.seedLargestFreeDim(i, out);
@@ -41,8 +41,9 @@ namespace autopart {
 enum class SeedReach {
   Name,               // every dimension with the seed's name (dp, megatron)
   Argument,           // the argument alone, at rest; gathered where used (fsdp)
-  ArgumentAndUpdate,  // the argument and the result that carries it to the
-                      // next step, so the state stays split (zero1)
+  StateUpdate,  // the argument, and what the step computes from it
+                // elementwise: its update (returned split, so the state stays
+                // split) and the new parameters' step (zero1)
 };
 
 // The axis a tactic takes when the schedule names none: the first of

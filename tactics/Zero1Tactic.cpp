@@ -34,7 +34,7 @@ TacticRegistration zero1({
     .defaultAxis = dataAxis(),
     .description = "ZeRO-1: optimizer state (and its update) partitioned over the data axis; "
                    "parameters and gradients replicated",
-    .reach = SeedReach::ArgumentAndUpdate,
+    .reach = SeedReach::StateUpdate,
     .seed = seedZero1,
 });
 
