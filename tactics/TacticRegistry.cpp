@@ -20,11 +20,10 @@ Registry &registry() {
   return r;
 }
 
-void claim(Registry &r, const std::string &spelling, const std::string &name) {
+void checkFree(const Registry &r, const std::string &spelling, const std::string &name) {
   if (spelling == "auto" || spelling == "manual")
     throw std::logic_error("tactic '" + name + "': '" + spelling + "' is reserved");
-  auto [at, added] = r.spellings.emplace(spelling, name);
-  if (!added)
+  if (auto at = r.spellings.find(spelling); at != r.spellings.end())
     throw std::logic_error("tactic '" + name + "': '" + spelling + "' is already tactic '" + at->second + "'");
 }
 
@@ -36,8 +35,10 @@ DefaultAxis modelAxis() { return {{"model", "tensor", "tp", "mp"}, true}; }
 
 TacticRegistration::TacticRegistration(TacticInfo info) {
   Registry &r = registry();
-  claim(r, info.name, info.name);
-  for (const std::string &a : info.aliases) claim(r, a, info.name);
+  checkFree(r, info.name, info.name);
+  for (const std::string &a : info.aliases) checkFree(r, a, info.name);
+  r.spellings.emplace(info.name, info.name);
+  for (const std::string &a : info.aliases) r.spellings.emplace(a, info.name);
   std::string name = info.name;
   r.tactics.emplace(std::move(name), std::move(info));
 }

@@ -57,13 +57,14 @@ DefaultAxis modelAxis();  // model, tensor, tp, mp; else the last axis
 
 using TacticSeedFn = std::function<void(const SeedContext &, TacticSeeds &)>;
 
+// Members have defaults, so a designated initializer may leave any out.
 struct TacticInfo {
-  std::string name;
-  std::vector<std::string> aliases;
-  DefaultAxis defaultAxis;
-  std::string description;  // one line, for docs and help
+  std::string name = {};
+  std::vector<std::string> aliases = {};
+  DefaultAxis defaultAxis = {};
+  std::string description = {};  // one line, for docs and help
   SeedReach reach = SeedReach::Name;
-  TacticSeedFn seed;
+  TacticSeedFn seed = {};
   // Non-empty: the tactic alone is also an expert method of `autopart
   // search`, under its name, with this description.
   std::string expert = {};
