@@ -6,7 +6,7 @@
 // and `autopart search` turns the expert schedules into methods. A new
 // tactic is one file plus its test:
 //
-//   // tactics/Zero1Tactic.cpp
+//   // tactics/Zero1Tactic.cpp (abridged)
 //   TacticRegistration zero1({
 //       .name = "zero1",
 //       .aliases = {"zero-1"},
