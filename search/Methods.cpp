@@ -1,12 +1,14 @@
 // The built-in planning methods of `autopart search` (registry:
 // search/SearchMethod.h): the MCTS search, the exhaustive, greedy and random
-// baselines, and the expert tactic schedules applied by tactics/.
+// baselines, and the expert tactic schedules applied by tactics/ (one
+// method per schedule the tactic registry, tactics/TacticRegistry.h, lists).
 #include <chrono>
 
 #include "search/Baselines.h"
 #include "search/Mcts.h"
 #include "search/SearchMethod.h"
 #include "tactics/ApplySchedule.h"
+#include "tactics/TacticRegistry.h"
 
 namespace autopart {
 
@@ -111,12 +113,12 @@ SearchMethodFn expert(std::string schedule) {
   };
 }
 
-SearchMethodRegistration dp("dp", "Expert: batch parallelism", {"expert"}, expert("dp"));
-SearchMethodRegistration fsdp("fsdp", "Expert: ZeRO-3 / FSDP", {"expert"}, expert("fsdp"));
-SearchMethodRegistration megatron("megatron", "Expert: Megatron tensor parallelism", {"expert"}, expert("megatron"));
-SearchMethodRegistration dpMegatron("dp+megatron", "Expert: batch + Megatron", {"expert"}, expert("dp,megatron"));
-SearchMethodRegistration fsdpMegatron("fsdp+megatron", "Expert: FSDP + Megatron", {"expert"},
-                                      expert("fsdp,megatron"));
+// The tactics register from their own files, in an order this file cannot
+// rely on at start-up, so their expert schedules are added on first lookup.
+SearchMethodProviderRegistration experts([](std::vector<SearchMethodInfo> &methods) {
+  for (const ExpertSchedule &e : expertSchedules())
+    methods.push_back({e.name, e.description, {"expert"}, expert(e.schedule)});
+});
 
 }  // namespace
 

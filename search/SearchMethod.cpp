@@ -4,9 +4,26 @@
 
 namespace autopart {
 
-std::vector<SearchMethodInfo> &searchMethodRegistry() {
-  static std::vector<SearchMethodInfo> r;
+namespace {
+
+struct Registry {
+  std::vector<SearchMethodInfo> methods;
+  std::vector<SearchMethodProvider> pending;  // providers not run yet
+};
+
+Registry &registry() {
+  static Registry r;
   return r;
+}
+
+}  // namespace
+
+std::vector<SearchMethodInfo> &searchMethodRegistry() {
+  Registry &r = registry();
+  std::vector<SearchMethodProvider> pending = std::move(r.pending);
+  r.pending.clear();
+  for (const SearchMethodProvider &provide : pending) provide(r.methods);
+  return r.methods;
 }
 
 const SearchMethodInfo *findSearchMethod(const std::string &name) {
@@ -17,7 +34,11 @@ const SearchMethodInfo *findSearchMethod(const std::string &name) {
 
 SearchMethodRegistration::SearchMethodRegistration(std::string name, std::string description,
                                                    std::vector<std::string> tags, SearchMethodFn run) {
-  searchMethodRegistry().push_back({std::move(name), std::move(description), std::move(tags), std::move(run)});
+  registry().methods.push_back({std::move(name), std::move(description), std::move(tags), std::move(run)});
+}
+
+SearchMethodProviderRegistration::SearchMethodProviderRegistration(SearchMethodProvider provide) {
+  registry().pending.push_back(std::move(provide));
 }
 
 ActionSpace buildActionSpace(const SearchProblem &p) {

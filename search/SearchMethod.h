@@ -70,12 +70,23 @@ struct SearchMethodInfo {
   SearchMethodFn run;
 };
 
+// Every method: those registered directly, then those the providers add.
 std::vector<SearchMethodInfo> &searchMethodRegistry();
 const SearchMethodInfo *findSearchMethod(const std::string &name);
 
 struct SearchMethodRegistration {
   SearchMethodRegistration(std::string name, std::string description, std::vector<std::string> tags,
                            SearchMethodFn run);
+};
+
+// Methods that can only be listed once every static object is built (the
+// expert schedules come from the tactic registry, which other files fill):
+// a provider appends them, once, on the first lookup (main thread, after
+// start-up).
+using SearchMethodProvider = std::function<void(std::vector<SearchMethodInfo> &)>;
+
+struct SearchMethodProviderRegistration {
+  explicit SearchMethodProviderRegistration(SearchMethodProvider provide);
 };
 
 // Runs a method, times it and prices its plan on the problem's cost model.

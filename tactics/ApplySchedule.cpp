@@ -3,9 +3,86 @@
 #include <unordered_set>
 
 #include "analysis/ArgumentRoles.h"
+#include "analysis/CarriedState.h"
+#include "rules/OpShardingRuleRegistry.h"
+#include "tactics/TacticRegistry.h"
 #include "tactics/TacticSeeds.h"
 
 namespace autopart {
+
+namespace {
+
+SeedReach reachOf(const Tactic &t) {
+  if (t.kind != TacticKind::Named) return SeedReach::Name;  // manual globs propagate like dp
+  const TacticInfo *info = findTactic(t.name);
+  return info ? info->reach : SeedReach::Name;
+}
+
+// Unsharded and fully replicated are alike here.
+bool sameSharding(const std::optional<TensorSharding> &a, const std::optional<TensorSharding> &b) {
+  bool aNone = !a || a->isFullyReplicated(), bNone = !b || b->isFullyReplicated();
+  if (aNone || bNone) return aNone == bNone;
+  return *a == *b;
+}
+
+// Ops from a state argument to its update: Adam reaches its moments' update
+// in two and the new parameter's step from them in four more.
+constexpr int kMaxUpdateDepth = 6;
+
+// For SeedReach::StateUpdate: what the entry function does with its state
+// arguments (analysis/CarriedState.h pairs each with the result it returns
+// for the next step).
+struct StateUpdates {
+  std::vector<ValueId> updateOf;  // per argument: its returned update, or kNone
+  std::vector<bool> returned;     // per value
+  std::vector<std::vector<std::pair<OpId, uint32_t>>> uses;  // per value: (op, operand)
+
+  StateUpdates(const Module &m, OpId func) : returned(m.values.size(), false), uses(m.values.size()) {
+    FuncView f{m, func};
+    updateOf.assign(f.args().size(), kNone);
+    OpId ret = f.returnOp();
+    if (ret == kNone) return;
+    for (uint32_t r = 0; r < m.numOperands(ret); ++r) returned[m.operand(ret, r)] = true;
+    std::vector<int64_t> carried = carriedArguments(m, func);
+    for (size_t r = 0; r < carried.size(); ++r)
+      if (carried[r] >= 0) updateOf[size_t(carried[r])] = m.operand(ret, uint32_t(r));
+    m.walk(func, [&](OpId op) {
+      if (op == ret) return;
+      for (uint32_t j = 0; j < m.numOperands(op); ++j) uses[m.operand(op, j)].push_back({op, j});
+    });
+  }
+
+  // The values computed from argument `i` elementwise (an operand laid out
+  // as the result, in the sharding-rule registry's terms, of the same type):
+  // its update and, from that, the new parameter's step. A returned value
+  // other than the argument's own update stops the walk (the new parameters
+  // keep their sharding, so they are gathered from the slices).
+  std::vector<ValueId> region(const Module &m, size_t i, ValueId arg) const {
+    std::vector<ValueId> out;
+    std::unordered_set<ValueId> seen{arg};
+    std::vector<std::pair<ValueId, int>> queue{{arg, 0}};
+    for (size_t head = 0; head < queue.size(); ++head) {
+      auto [v, depth] = queue[head];
+      if (depth >= kMaxUpdateDepth) continue;
+      for (auto [op, j] : uses[v]) {
+        std::optional<OpShardingRule> rule = getOpShardingRule(m, op);
+        if (!rule || j >= rule->operands.size()) continue;
+        for (uint32_t r = 0; r < m.numResults(op) && r < rule->results.size(); ++r) {
+          ValueId u = m.result(op, r);
+          if (rule->operands[j] != rule->results[r] || m.type(u) != m.type(arg)) continue;
+          if (returned[u] && u != updateOf[i]) continue;
+          if (!seen.insert(u).second) continue;
+          out.push_back(u);
+          queue.push_back({u, depth + 1});
+        }
+      }
+    }
+    if (updateOf[i] != kNone && updateOf[i] != arg && !seen.count(updateOf[i])) out.push_back(updateOf[i]);
+    return out;
+  }
+};
+
+}  // namespace
 
 void seedFromInput(const Module &m, OpId func, ShardingVector &state) {
   FuncView f{m, func};
@@ -22,6 +99,7 @@ std::optional<nlohmann::json> applySchedule(const ScheduleContext &ctx, const Ta
   std::vector<ArgumentInfo> infos = classifyArguments(m, ctx.func);
   auto current = [&](ValueId v) -> const TensorSharding * { return state[v] ? &*state[v] : nullptr; };
   nlohmann::json report = nlohmann::json::array();
+  std::optional<StateUpdates> updates;  // built when a tactic needs them
   for (const Tactic &t : schedule.tactics) {
     if (t.kind == TacticKind::Auto) {
       if (!autoTactic) {
@@ -34,7 +112,9 @@ std::optional<nlohmann::json> applySchedule(const ScheduleContext &ctx, const Ta
       continue;
     }
     TacticSeeds seeds = seedTactic(m, ctx.func, t, ctx.mesh, current, &ctx.names);
-    nlohmann::json entry = {{"tactic", t.spelling}, {"kind", tacticKindName(t.kind)},
+    SeedReach reach = reachOf(t);
+    if (reach == SeedReach::StateUpdate && !updates) updates.emplace(m, ctx.func);
+    nlohmann::json entry = {{"tactic", t.spelling}, {"kind", tacticName(t)},
                             {"axis", t.axes[0]}, {"sharded", nlohmann::json::array()},
                             {"skipped", seeds.notes}};
     int64_t propagated = 0, skipped = 0;
@@ -43,20 +123,35 @@ std::optional<nlohmann::json> applySchedule(const ScheduleContext &ctx, const Ta
     // 96-layer model walks the same member list thousands of times.
     std::unordered_set<uint64_t> propagatedNames;
     for (const ShardingSeed &s : seeds.seeds) {
-      // FSDP keeps parameters sharded only at rest (gathered before use);
+      // FSDP keeps parameters sharded only at rest (gathered before use),
+      // ZeRO-1 its optimizer state at rest and where the step updates it;
       // the other tactics shard the seed's whole name through the program.
       NameId32 name = ctx.names.nameOf(s.value, uint32_t(s.dim));
-      if (t.kind != TacticKind::Fsdp && name != kNoDimName) {
+      if (reach == SeedReach::Name && name != kNoDimName) {
         if (propagatedNames.insert(uint64_t(name)).second) {
           NamePropagationStats st = shardName(m, ctx.names, name, s.axis, ctx.meshName, state);
           propagated += st.sharded;
           skipped += st.skipped;
         }
       } else {
+        std::optional<TensorSharding> before = state[s.value];
         if (!state[s.value])
           state[s.value] = TensorSharding::closed(ctx.meshName, size_t(m.types.rank(m.type(s.value))));
         state[s.value]->dims[size_t(s.dim)].axes.push_back(AxisRef{s.axis, 0, 0});
         ++propagated;
+        // The update region takes the argument's new sharding where it had
+        // the argument's old one (so the next step reads the state as this
+        // one left it).
+        if (reach == SeedReach::StateUpdate)
+          for (ValueId u : updates->region(m, s.argIndex, s.value)) {
+            if (state[u] == state[s.value]) continue;
+            if (!sameSharding(state[u], before)) {
+              ++skipped;
+              continue;
+            }
+            state[u] = state[s.value];
+            ++propagated;
+          }
       }
       entry["sharded"].push_back({{"argument", infos[s.argIndex].name}, {"dim", s.dim}});
     }

@@ -9,6 +9,10 @@
 //   -> megatron: the hidden name of w1/w2 on "model" (w1 dim 1, w2 dim 0,
 //                the activations between them)
 //
+// How far a named tactic's seeds reach (the whole name, the argument alone,
+// or the argument and the step's update of it) is part of its registration
+// (tactics/TacticRegistry.h).
+//
 // `auto` is not applied here: the search lives downstream of tactics, so the
 // driver passes it in as a callback that edits the same state.
 #pragma once

@@ -7,44 +7,43 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "tactics/TacticRegistry.h"
+
 namespace autopart {
 
 const char *tacticKindName(TacticKind k) {
   switch (k) {
   case TacticKind::Manual: return "manual";
-  case TacticKind::BatchParallel: return "dp";
-  case TacticKind::Fsdp: return "fsdp";
-  case TacticKind::Megatron: return "megatron";
+  case TacticKind::Named: return "named";
   case TacticKind::Auto: return "auto";
   }
   return "manual";
 }
 
+std::string tacticName(const Tactic &t) { return t.kind == TacticKind::Named ? t.name : tacticKindName(t.kind); }
+
 namespace {
 
-std::optional<TacticKind> kindFromName(const std::string &n) {
-  if (n == "dp" || n == "batch" || n == "batch_parallel" || n == "data_parallel")
-    return TacticKind::BatchParallel;
-  if (n == "fsdp" || n == "zero3" || n == "zero-3" || n == "zero") return TacticKind::Fsdp;
-  if (n == "megatron" || n == "tp" || n == "tensor_parallel" || n == "mp") return TacticKind::Megatron;
-  if (n == "auto") return TacticKind::Auto;
-  if (n == "manual") return TacticKind::Manual;
-  return std::nullopt;
+// `auto` and `manual` are kinds; any other name must be registered.
+bool resolveName(const std::string &name, Tactic &t) {
+  if (name == "auto") {
+    t.kind = TacticKind::Auto;
+    return true;
+  }
+  if (name == "manual") {
+    t.kind = TacticKind::Manual;
+    return true;
+  }
+  const TacticInfo *info = findTactic(name);
+  if (!info) return false;
+  t.kind = TacticKind::Named;
+  t.name = info->name;
+  return true;
 }
 
-std::string defaultAxis(TacticKind k, const Mesh &mesh) {
-  if (mesh.axes.empty()) return {};
-  auto pick = [&](std::initializer_list<const char *> names) -> std::string {
-    for (const char *n : names)
-      if (mesh.axisIndex(n) >= 0) return n;
-    return {};
-  };
-  if (k == TacticKind::Megatron) {
-    std::string a = pick({"model", "tensor", "tp", "mp"});
-    return a.empty() ? mesh.axes.back().name : a;
-  }
-  std::string a = pick({"data", "batch", "dp", "fsdp"});
-  return a.empty() ? mesh.axes.front().name : a;
+std::string unknownTactic(const std::string &name) {
+  return "unknown tactic '" + name + "' (registered: " + registeredTacticNames() +
+         "; also auto, and manual tactics in a JSON/YAML file)";
 }
 
 bool finish(Tactic &t, const Mesh &mesh, std::string *error) {
@@ -52,7 +51,9 @@ bool finish(Tactic &t, const Mesh &mesh, std::string *error) {
     if (t.kind == TacticKind::Auto) {
       for (const MeshAxis &a : mesh.axes) t.axes.push_back(a.name);
     } else {
-      std::string a = defaultAxis(t.kind, mesh);
+      // A manual tactic without an axis takes the data axis.
+      const TacticInfo *info = t.kind == TacticKind::Named ? findTactic(t.name) : nullptr;
+      std::string a = defaultAxisOn(info ? info->defaultAxis : dataAxis(), mesh);
       if (!a.empty()) t.axes.push_back(a);
     }
   }
@@ -93,13 +94,14 @@ std::optional<TacticSchedule> parseInline(const std::string &spec, const Mesh &m
       name = item.substr(0, colon);
       axes = item.substr(colon + 1);
     }
-    std::optional<TacticKind> k = kindFromName(name);
-    if (!k || *k == TacticKind::Manual) {
-      *error = "unknown tactic '" + name + "' (expected dp, fsdp, megatron or auto; manual "
-               "tactics go in a JSON/YAML file)";
+    if (!resolveName(name, t)) {
+      *error = unknownTactic(name);
       return std::nullopt;
     }
-    t.kind = *k;
+    if (t.kind == TacticKind::Manual) {
+      *error = "manual tactics list argument-name globs, so they go in a JSON/YAML file";
+      return std::nullopt;
+    }
     std::stringstream as(axes);
     std::string a;
     while (std::getline(as, a, '+'))
@@ -132,12 +134,10 @@ bool tacticFromJson(const nlohmann::json &j, const Mesh &mesh, Tactic &t, std::s
   t.spelling = j.dump();
   std::string name = j.contains("tactic") ? j["tactic"].get<std::string>()
                                            : (j.contains("inputs") ? "manual" : "");
-  std::optional<TacticKind> k = kindFromName(name);
-  if (!k) {
-    *error = "unknown tactic '" + name + "' in " + t.spelling;
+  if (!resolveName(name, t)) {
+    *error = unknownTactic(name) + " in " + t.spelling;
     return false;
   }
-  t.kind = *k;
   for (auto &[key, value] : j.items()) {
     if (key == "tactic") continue;
     if (key == "axis") {

@@ -9,8 +9,11 @@
 //       - {axis: model, inputs: {"params/*/w1": 1, "params/*/w2": 0}}
 //       - {tactic: auto, axes: [data, model]}
 //
-// Default axes: dp and fsdp use an axis called data/batch/dp/fsdp, else the
-// first; megatron uses model/tensor/tp/mp, else the last; auto uses all.
+// Named tactics (dp, fsdp, megatron, zero1, ...) are looked up in the
+// registry (tactics/TacticRegistry.h), which also gives each its default
+// axis (dp, fsdp, zero1: an axis called data/batch/dp/fsdp, else the first;
+// megatron: model/tensor/tp/mp, else the last). `auto` (the search, on all
+// axes by default) and manual glob tactics are kinds of their own.
 #pragma once
 
 #include <optional>
@@ -22,10 +25,13 @@
 
 namespace autopart {
 
-enum class TacticKind { Manual, BatchParallel, Fsdp, Megatron, Auto };
+// Named: a registered tactic; Manual: argument-name globs (files only);
+// Auto: the search, which the driver supplies (tactics/ApplySchedule.h).
+enum class TacticKind { Manual, Named, Auto };
 
 struct Tactic {
   TacticKind kind = TacticKind::Manual;
+  std::string name;  // Named: the registered name ("fsdp" also for "zero3")
   std::vector<std::string> axes;  // one axis, or several for auto
   // Manual: argument-name globs (fnmatch) and the dimension each shards.
   std::vector<std::pair<std::string, int64_t>> inputs;
@@ -37,6 +43,8 @@ struct TacticSchedule {
 };
 
 const char *tacticKindName(TacticKind k);
+// For reports: a named tactic's registered name, else its kind's name.
+std::string tacticName(const Tactic &t);
 
 // `spec` is an inline list or the path of a .json / .yaml / .yml file. Axes
 // are checked against `mesh`. Returns nullopt and sets `error` on failure.

@@ -22,6 +22,7 @@
 #include "tactics/ApplySchedule.h"
 #include "analysis/ArgumentRoles.h"
 #include "tactics/NamePropagation.h"
+#include "tactics/TacticRegistry.h"
 #include "tactics/TacticSchedule.h"
 #include "tools/Command.h"
 #include "tools/LoadModule.h"
@@ -144,7 +145,10 @@ CommandRegistration reg("plan", "Apply a tactic schedule and write the annotated
                           auto o = std::make_shared<PlanOptions>();
                           app.add_option("file", o->file, "StableHLO MLIR file ('-' for stdin)")->required();
                           app.add_option("--mesh", o->mesh, "Mesh axes, e.g. data=8,model=4 (default: the input's sdy.mesh)");
-                          app.add_option("--tactics", o->tactics, "dp,fsdp | dp:data,megatron:model | plan.yaml | plan.json")->required();
+                          app.add_option("--tactics", o->tactics,
+                                         "dp,fsdp | dp:data,megatron:model | plan.yaml | plan.json (tactics: " +
+                                             registeredTacticNames() + ", auto; manual globs in a file)")
+                              ->required();
                           app.add_option("-o,--output", o->output, "Output file ('-': stdout)");
                           app.add_option("--specs", o->specs, "Also write JAX PartitionSpecs as JSON");
                           app.add_option("--function", o->function, "Entry function (default: main)");

@@ -197,9 +197,10 @@ CommandRegistration reg(
       app.add_option("file", o->file, "StableHLO MLIR file ('-' for stdin)")->required();
       app.add_option("--mesh", o->mesh, "Mesh axes, e.g. data=8,model=4 (default: the input's sdy.mesh)");
       app.add_option("--device", o->device, "Hardware preset (autopart devices) or JSON file");
-      app.add_option("--method", o->method,
-                     "mcts | exhaustive | greedy | random | dp | fsdp | megatron | dp+megatron | fsdp+megatron | "
-                     "expert | baseline | all, comma-separated");
+      // The registered methods (the expert ones come from the tactic registry).
+      std::string methods;
+      for (const SearchMethodInfo &m : searchMethodRegistry()) methods += m.name + " | ";
+      app.add_option("--method", o->method, methods + "expert | baseline | all, comma-separated");
       app.add_option("--time-budget", o->timeBudget, "Seconds each method may take (default 30)");
       app.add_option("--iterations", o->iterations,
                      "MCTS iterations / random samples / exhaustive state cap (0: method default)");

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tactics/TacticRegistry.h"
 #include "tactics/TacticSchedule.h"
 
 using namespace autopart;
@@ -15,9 +16,11 @@ TEST(TacticScheduleTest, InlineNamesUseDefaultAxes) {
   auto s = parseTacticSchedule("dp,megatron", dataModel(), &err);
   ASSERT_TRUE(s) << err;
   ASSERT_EQ(s->tactics.size(), 2u);
-  EXPECT_EQ(s->tactics[0].kind, TacticKind::BatchParallel);
+  EXPECT_EQ(s->tactics[0].kind, TacticKind::Named);
+  EXPECT_EQ(s->tactics[0].name, "dp");
   EXPECT_EQ(s->tactics[0].axes, std::vector<std::string>{"data"});
-  EXPECT_EQ(s->tactics[1].kind, TacticKind::Megatron);
+  EXPECT_EQ(s->tactics[1].kind, TacticKind::Named);
+  EXPECT_EQ(s->tactics[1].name, "megatron");
   EXPECT_EQ(s->tactics[1].axes, std::vector<std::string>{"model"});
 }
 
@@ -38,19 +41,44 @@ TEST(TacticScheduleTest, UnknownAxisIsAnError) {
   EXPECT_NE(err.find("unknown tactic 'pipeline'"), std::string::npos) << err;
 }
 
+TEST(TacticScheduleTest, UnknownNameListsTheRegisteredTactics) {
+  std::string err;
+  EXPECT_FALSE(parseTacticSchedule("dp,zero2", dataModel(), &err));
+  EXPECT_EQ(err, "unknown tactic 'zero2' (registered: " + registeredTacticNames() +
+                     "; also auto, and manual tactics in a JSON/YAML file)");
+  EXPECT_NE(err.find("dp, fsdp, megatron"), std::string::npos) << err;
+  EXPECT_FALSE(parseTacticSchedule("manual:model", dataModel(), &err));
+  EXPECT_NE(err.find("JSON/YAML file"), std::string::npos) << err;
+}
+
+TEST(TacticScheduleTest, AliasesResolveToTheRegisteredName) {
+  std::string err;
+  auto s = parseTacticSchedule("batch, zero3, zero-1:model", dataModel(), &err);
+  ASSERT_TRUE(s) << err;
+  ASSERT_EQ(s->tactics.size(), 3u);
+  EXPECT_EQ(tacticName(s->tactics[0]), "dp");
+  EXPECT_EQ(tacticName(s->tactics[1]), "fsdp");
+  EXPECT_EQ(tacticName(s->tactics[2]), "zero1");
+  EXPECT_EQ(s->tactics[2].axes, std::vector<std::string>{"model"});
+  EXPECT_EQ(s->tactics[2].spelling, "zero-1:model");
+}
+
 TEST(TacticScheduleTest, YamlFileWithManualTactic) {
   std::string path = testing::TempDir() + "/plan.yaml";
   std::ofstream(path) << "- {tactic: dp, axis: data}\n"
+                         "- {tactic: zero1}\n"
                          "- axis: model\n"
                          "  inputs: {\"params/*/w1\": 1, \"params/*/w2\": 0}\n";
   std::string err;
   auto s = parseTacticSchedule(path, dataModel(), &err);
   ASSERT_TRUE(s) << err;
-  ASSERT_EQ(s->tactics.size(), 2u);
-  EXPECT_EQ(s->tactics[1].kind, TacticKind::Manual);
-  ASSERT_EQ(s->tactics[1].inputs.size(), 2u);
-  EXPECT_EQ(s->tactics[1].inputs[0], (std::pair<std::string, int64_t>{"params/*/w1", 1}));
-  EXPECT_EQ(s->tactics[1].inputs[1], (std::pair<std::string, int64_t>{"params/*/w2", 0}));
+  ASSERT_EQ(s->tactics.size(), 3u);
+  EXPECT_EQ(tacticName(s->tactics[1]), "zero1");
+  EXPECT_EQ(s->tactics[1].axes, std::vector<std::string>{"data"});
+  EXPECT_EQ(s->tactics[2].kind, TacticKind::Manual);
+  ASSERT_EQ(s->tactics[2].inputs.size(), 2u);
+  EXPECT_EQ(s->tactics[2].inputs[0], (std::pair<std::string, int64_t>{"params/*/w1", 1}));
+  EXPECT_EQ(s->tactics[2].inputs[1], (std::pair<std::string, int64_t>{"params/*/w2", 0}));
 }
 
 TEST(TacticScheduleTest, JsonFileRejectsUnknownKeys) {
@@ -59,6 +87,9 @@ TEST(TacticScheduleTest, JsonFileRejectsUnknownKeys) {
   std::string err;
   EXPECT_FALSE(parseTacticSchedule(path, dataModel(), &err));
   EXPECT_NE(err.find("unknown key 'axsi'"), std::string::npos) << err;
+  std::ofstream(path) << R"([{"tactic": "zero2"}])";
+  EXPECT_FALSE(parseTacticSchedule(path, dataModel(), &err));
+  EXPECT_NE(err.find("unknown tactic 'zero2' (registered: " + registeredTacticNames() + ";"), std::string::npos) << err;
 }
 
 }  // namespace

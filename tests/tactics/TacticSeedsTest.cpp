@@ -39,7 +39,8 @@ std::vector<size_t> seededArgs(const std::string &text, int64_t data) {
   NamedDimensions names = analyzeNamedDimensions(*m);
   Mesh mesh{{{"data", data}}, {}};
   Tactic dp;
-  dp.kind = TacticKind::BatchParallel;
+  dp.kind = TacticKind::Named;
+  dp.name = "dp";
   dp.axes = {"data"};
   TacticSeeds s = seedTactic(*m, m->functions().front(), dp, mesh, [](ValueId) { return nullptr; }, &names);
   std::vector<size_t> out;
