@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include "search/Mix.h"
 #include "search/Refine.h"
 
 namespace autopart {
@@ -24,12 +25,7 @@ constexpr double kMeanWeight = 0.5;
 
 // Order-independent hash of an action set (Zobrist): fixed per action id,
 // independent of the search seed.
-uint64_t actionHash(uint32_t id) {
-  uint64_t z = (uint64_t(id) + 1) * 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+uint64_t actionHash(uint32_t id) { return mix64((uint64_t(id) + 1) * 0x9E3779B97F4A7C15ull); }
 
 struct Progress {
   std::mutex mu;

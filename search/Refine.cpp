@@ -7,6 +7,7 @@
 
 #include "rules/OpShardingRuleRegistry.h"
 #include "search/AxisPlacements.h"
+#include "search/Mix.h"
 #include "analysis/ArgumentRoles.h"
 
 namespace autopart {
@@ -14,12 +15,6 @@ namespace autopart {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-uint64_t mix(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 // Rounds of producer hashing: enough for layer 3 and layer 17 of a stack to
 // look alike while the first layer (fed by the embedding) does not.
@@ -98,24 +93,24 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
   // Signatures: type and defining op, then the producers' signatures; an
   // argument by its type and how it is used.
   std::vector<uint64_t> sig(m.values.size(), 0);
-  for (ValueId v : args) sig[v] = mix(uint64_t(m.type(v)) + 0xA59ull);
+  for (ValueId v : args) sig[v] = mix64(uint64_t(m.type(v)) + 0xA59ull);
   for (OpId op : ops)
     for (uint32_t i = 0; i < m.numResults(op); ++i)
-      sig[m.result(op, i)] = mix(uint64_t(m.type(m.result(op, i))) ^ std::hash<std::string_view>{}(m.opName(op)) ^
+      sig[m.result(op, i)] = mix64(uint64_t(m.type(m.result(op, i))) ^ std::hash<std::string_view>{}(m.opName(op)) ^
                                  (uint64_t(i) << 40));
   for (OpId op : ops) {
     const auto &operands = m.operands(op);
     for (size_t k = 0; k < operands.size(); ++k)
       if (m.values[operands[k]].isBlockArg)
-        sig[operands[k]] += mix(std::hash<std::string_view>{}(m.opName(op)) ^ (uint64_t(k) << 48));
+        sig[operands[k]] += mix64(std::hash<std::string_view>{}(m.opName(op)) ^ (uint64_t(k) << 48));
   }
   for (int round = 0; round < kSignatureRounds; ++round) {
     std::vector<uint64_t> next = sig;
     for (OpId op : ops) {
       uint64_t h = 0;
       const auto &operands = m.operands(op);
-      for (size_t k = 0; k < operands.size(); ++k) h = mix(h ^ sig[operands[k]] ^ uint64_t(k));
-      for (uint32_t i = 0; i < m.numResults(op); ++i) next[m.result(op, i)] = mix(sig[m.result(op, i)] ^ h);
+      for (size_t k = 0; k < operands.size(); ++k) h = mix64(h ^ sig[operands[k]] ^ uint64_t(k));
+      for (uint32_t i = 0; i < m.numResults(op); ++i) next[m.result(op, i)] = mix64(sig[m.result(op, i)] ^ h);
     }
     sig = std::move(next);
   }
@@ -155,7 +150,7 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
   std::vector<UnitClass> classes;
   std::vector<uint64_t> unitSig(units.size(), 0);
   for (size_t u = 0; u < units.size(); ++u)
-    for (ValueId v : units[u].values) unitSig[u] = mix(unitSig[u] ^ sig[v]);
+    for (ValueId v : units[u].values) unitSig[u] = mix64(unitSig[u] ^ sig[v]);
   {
     std::map<std::pair<uint64_t, size_t>, size_t> index;
     for (size_t u = 0; u < units.size(); ++u) {
@@ -206,7 +201,7 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
       uint64_t h = 0x6A09E667F3BCC909ull;
       size_t n = 0;
       for (uint32_t u : groups[g]) {
-        h = mix(h ^ unitSig[u]);
+        h = mix64(h ^ unitSig[u]);
         n += units[u].values.size();
       }
       auto [it, inserted] = index.try_emplace({h, n}, classes.size());
@@ -320,8 +315,8 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
   // entered. The best plan seen is the result. Escapes the local optimum of
   // the descent when a better plan needs several moves that are each uphill.
   auto anneal = [&] {
-    uint64_t rng = mix(options.seed ^ 0xD1B54A32D192ED03ull);
-    auto next = [&] { return rng = mix(rng + 0x9E3779B97F4A7C15ull); };
+    uint64_t rng = mix64(options.seed ^ 0xD1B54A32D192ED03ull);
+    auto next = [&] { return rng = mix64(rng + 0x9E3779B97F4A7C15ull); };
     auto below = [&](uint64_t n) { return n == 0 ? 0 : next() % n; };
     auto unit01 = [&] { return double(next() >> 11) * 0x1.0p-53; };
     ShardingVector best;
