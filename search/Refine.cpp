@@ -3,12 +3,10 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <map>
 
-#include "rules/OpShardingRuleRegistry.h"
-#include "search/AxisPlacements.h"
-#include "search/Mix.h"
 #include "analysis/ArgumentRoles.h"
+#include "search/Mix.h"
+#include "search/RefineUnits.h"
 
 namespace autopart {
 
@@ -16,47 +14,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Rounds of producer hashing: enough for layer 3 and layer 17 of a stack to
-// look alike while the first layer (fed by the embedding) does not.
-constexpr int kSignatureRounds = 3;
 constexpr int kMaxPasses = 8;
 // Annealing temperatures, as fractions of the step time at its start.
 constexpr double kAnnealHot = 0.01;
 constexpr double kAnnealCold = 1e-5;
-
-struct Unit {
-  std::vector<ValueId> values;  // head first
-};
-
-struct UnitClass {
-  std::vector<uint32_t> units;
-  std::vector<std::optional<TensorSharding>> candidates;
-};
-
-// A value's op applies elementwise: one result shaped like the operand it
-// would follow (scalars aside), no regions.
-bool followsOperand(const Module &m, OpId op, ValueId operand) {
-  if (m.numResults(op) != 1 || m.numRegions(op) != 0) return false;
-  TypeId t = m.type(m.result(op)), ut = m.type(operand);
-  if (!m.types.isTensor(t) || !m.types.isTensor(ut) || m.types.shape(ut) != m.types.shape(t)) return false;
-  for (ValueId u : m.operands(op)) {
-    TypeId x = m.type(u);
-    if (!m.types.isTensor(x) || (m.types.rank(x) != 0 && m.types.shape(x) != m.types.shape(t))) return false;
-  }
-  return true;
-}
-
-// The candidates of a class: every placement of the search axes
-// (search/AxisPlacements.h), replicated as nullopt, first.
-std::vector<std::optional<TensorSharding>> candidateShardings(const ActionSpace &space,
-                                                              const std::vector<int64_t> &shape) {
-  std::vector<std::string> axes;
-  for (const SearchAxis &a : space.axes) axes.push_back(a.name);
-  std::vector<std::optional<TensorSharding>> out{std::nullopt};
-  std::vector<TensorSharding> placements = everyAxisPlacement(space.meshName, space.mesh, axes, shape);
-  for (size_t k = 1; k < placements.size(); ++k) out.emplace_back(std::move(placements[k]));
-  return out;
-}
 
 // Devices a value is split over (replicated: 1).
 int64_t shardsOf(const std::optional<TensorSharding> &s, const Mesh &mesh) { return s ? s->numShards(mesh) : 1; }
@@ -72,7 +33,6 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
   if (!startCost.feasible || space.axes.empty()) return r;
   const Module &m = *space.m;
   FuncView f{m, space.func};
-  const std::vector<OpId> &ops = m.blocks[f.entry()].ops;
   std::span<const ValueId> args = f.args();
   // A data argument may change layout but not be split over fewer devices
   // than the name-level plan split it: the input pipeline feeds each device
@@ -86,132 +46,10 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
   auto allowed = [&](ValueId v, const std::optional<TensorSharding> &s) {
     return minShards[v] == 0 || shardsOf(s, space.mesh) >= minShards[v];
   };
-  auto movable = [&](ValueId v) {
-    return m.types.isTensor(m.type(v)) && m.types.rank(m.type(v)) > 0 && !space.fixed[v] && !space.base[v];
-  };
-
-  // Signatures: type and defining op, then the producers' signatures; an
-  // argument by its type and how it is used.
-  std::vector<uint64_t> sig(m.values.size(), 0);
-  for (ValueId v : args) sig[v] = mix64(uint64_t(m.type(v)) + 0xA59ull);
-  for (OpId op : ops)
-    for (uint32_t i = 0; i < m.numResults(op); ++i)
-      sig[m.result(op, i)] = mix64(uint64_t(m.type(m.result(op, i))) ^ std::hash<std::string_view>{}(m.opName(op)) ^
-                                 (uint64_t(i) << 40));
-  for (OpId op : ops) {
-    const auto &operands = m.operands(op);
-    for (size_t k = 0; k < operands.size(); ++k)
-      if (m.values[operands[k]].isBlockArg)
-        sig[operands[k]] += mix64(std::hash<std::string_view>{}(m.opName(op)) ^ (uint64_t(k) << 48));
-  }
-  for (int round = 0; round < kSignatureRounds; ++round) {
-    std::vector<uint64_t> next = sig;
-    for (OpId op : ops) {
-      uint64_t h = 0;
-      const auto &operands = m.operands(op);
-      for (size_t k = 0; k < operands.size(); ++k) h = mix64(h ^ sig[operands[k]] ^ uint64_t(k));
-      for (uint32_t i = 0; i < m.numResults(op); ++i) next[m.result(op, i)] = mix64(sig[m.result(op, i)] ^ h);
-    }
-    sig = std::move(next);
-  }
-
-  // Units: each movable value, with the elementwise ops that follow it.
-  std::vector<Unit> units;
-  std::vector<int32_t> unitOf(m.values.size(), -1);
-  auto newUnit = [&](ValueId v) {
-    unitOf[v] = int32_t(units.size());
-    units.push_back({{v}});
-  };
-  for (ValueId v : args)
-    if (movable(v)) newUnit(v);
-  for (OpId op : ops) {
-    // Control flow keeps its results with its regions; a scatter, reduce or
-    // sort body is only the combiner, the results move like any op's.
-    if (isDataFlowOp(m, op)) continue;
-    for (uint32_t i = 0; i < m.numResults(op); ++i) {
-      ValueId v = m.result(op, i);
-      if (!movable(v)) continue;
-      // Follow an op result before an argument, as the ILP does.
-      int32_t join = -1;
-      for (bool argsToo : {false, true})
-        for (ValueId u : m.operands(op))
-          if (join < 0 && unitOf[u] >= 0 && (argsToo || !m.values[u].isBlockArg) && followsOperand(m, op, u))
-            join = unitOf[u];
-      if (join < 0) {
-        newUnit(v);
-        continue;
-      }
-      unitOf[v] = join;
-      units[size_t(join)].values.push_back(v);
-    }
-  }
-
-  // Classes of alike units, in program order of their first unit.
-  std::vector<UnitClass> classes;
-  std::vector<uint64_t> unitSig(units.size(), 0);
-  for (size_t u = 0; u < units.size(); ++u)
-    for (ValueId v : units[u].values) unitSig[u] = mix64(unitSig[u] ^ sig[v]);
-  {
-    std::map<std::pair<uint64_t, size_t>, size_t> index;
-    for (size_t u = 0; u < units.size(); ++u) {
-      auto [it, inserted] = index.try_emplace({unitSig[u], units[u].values.size()}, classes.size());
-      if (inserted) classes.emplace_back();
-      classes[it->second].units.push_back(uint32_t(u));
-    }
-  }
-  // Groups: units an elementwise op joins (`m2 = b1 * m + (1 - b1) * g`
-  // joins the gradient's unit to the moment's), moved as one so a chain of
-  // same-shaped values can change layout without a reshard inside it: the
-  // optimizer update of one parameter split over "data" takes its gradient,
-  // both moments and the new value at once. Alike groups form a class too.
-  {
-    std::vector<uint32_t> parent(units.size());
-    for (uint32_t u = 0; u < parent.size(); ++u) parent[u] = u;
-    auto find = [&](uint32_t u) {
-      while (parent[u] != u) u = parent[u] = parent[parent[u]];
-      return u;
-    };
-    // An argument the program also computes with (a parameter the forward
-    // pass reads) stays out of groups: split with its update it would be
-    // gathered at every such use, where left whole only the returned new
-    // value is gathered, once.
-    std::vector<bool> computedWith(m.values.size(), false);
-    for (OpId op : ops) {
-      if (m.numResults(op) == 0) continue;  // the return
-      for (ValueId u : m.operands(op))
-        if (m.values[u].isBlockArg && !followsOperand(m, op, u)) computedWith[u] = true;
-    }
-    for (OpId op : ops) {
-      if (m.numResults(op) != 1 || m.numRegions(op) != 0) continue;
-      ValueId res = m.result(op);
-      if (unitOf[res] < 0) continue;
-      for (ValueId u : m.operands(op))
-        if (unitOf[u] >= 0 && unitOf[u] != unitOf[res] && followsOperand(m, op, u) &&
-            !computedWith[units[size_t(unitOf[u])].values[0]] &&
-            !computedWith[units[size_t(unitOf[res])].values[0]]) {
-          uint32_t a = find(uint32_t(unitOf[u])), b = find(uint32_t(unitOf[res]));
-          if (a != b) parent[std::max(a, b)] = std::min(a, b);
-        }
-    }
-    std::vector<std::vector<uint32_t>> groups(units.size());
-    for (uint32_t u = 0; u < units.size(); ++u) groups[find(u)].push_back(u);
-    std::map<std::pair<uint64_t, size_t>, size_t> index;
-    for (uint32_t g = 0; g < groups.size(); ++g) {
-      if (groups[g].size() < 2) continue;
-      uint64_t h = 0x6A09E667F3BCC909ull;
-      size_t n = 0;
-      for (uint32_t u : groups[g]) {
-        h = mix64(h ^ unitSig[u]);
-        n += units[u].values.size();
-      }
-      auto [it, inserted] = index.try_emplace({h, n}, classes.size());
-      if (inserted) classes.emplace_back();
-      std::vector<uint32_t> &members = classes[it->second].units;
-      members.insert(members.end(), groups[g].begin(), groups[g].end());
-    }
-  }
-  for (UnitClass &c : classes)
-    c.candidates = candidateShardings(space, m.types.shape(m.type(units[c.units[0]].values[0])));
+  RefineUnits grouping = buildRefineUnits(space);
+  const std::vector<RefineUnit> &units = grouping.units;
+  const std::vector<RefineClass> &classes = grouping.classes;
+  const std::vector<std::vector<DimRef>> &nameMembers = grouping.nameMembers;
 
   Simulator sim = simulatorFor(space, device);
   for (size_t v = 0; v < start.size() && v < space.base.size(); ++v)
@@ -223,31 +61,20 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
   ShardingVector plan = start;
   plan.resize(m.values.size());
 
-  auto classAllows = [&](const UnitClass &c, const std::optional<TensorSharding> &s) {
+  auto classAllows = [&](const RefineClass &c, const std::optional<TensorSharding> &s) {
     for (uint32_t u : c.units)
       for (ValueId v : units[u].values)
         if (!allowed(v, s)) return false;
     return true;
   };
-  auto assign = [&](const UnitClass &c, const std::optional<TensorSharding> &s) {
+  auto assign = [&](const RefineClass &c, const std::optional<TensorSharding> &s) {
     for (uint32_t u : c.units)
       for (ValueId v : units[u].values) sim.setSharding(v, s);
   };
-  auto restore = [&](const UnitClass &c) {
+  auto restore = [&](const RefineClass &c) {
     for (uint32_t u : c.units)
       for (ValueId v : units[u].values) sim.setSharding(v, plan[v]);
   };
-  // Name windows: a name's members in program order, split into windows of
-  // every power-of-two length (half-overlapping); a move adds one axis to, or
-  // removes it from, the name's dimension of every value in one window.
-  std::vector<std::vector<DimRef>> nameMembers;
-  for (const DimName &n : space.names->names) {
-    std::vector<DimRef> members;
-    for (const DimRef &d : n.members)
-      if (movable(d.value) && (members.empty() || members.back().value != d.value)) members.push_back(d);
-    std::sort(members.begin(), members.end(), [](const DimRef &a, const DimRef &b) { return a.value < b.value; });
-    if (!members.empty()) nameMembers.push_back(std::move(members));
-  }
   // Add: the axis onto the name's dimension of a value without it; Remove:
   // off it; Move: from another dimension of the value onto the name's.
   enum class WindowMove { Add, Remove, Move };
@@ -333,7 +160,7 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
       moved.clear();
       bool byClass = nameMembers.empty() || (next() & 1);
       if (byClass) {
-        const UnitClass &c = classes[below(classes.size())];
+        const RefineClass &c = classes[below(classes.size())];
         const std::optional<TensorSharding> &cand = c.candidates[below(c.candidates.size())];
         if (!classAllows(c, cand)) continue;
         for (uint32_t u : c.units)
@@ -398,7 +225,7 @@ RefineResult refinePlan(const ActionSpace &space, const DeviceParams &device, co
                 improved |= tryWindow(members, from, std::min(members.size(), from + len), axis, add);
               }
           }
-      for (const UnitClass &c : classes) {
+      for (const RefineClass &c : classes) {
         if (Clock::now() >= deadline) {
           r.timedOut = true;
           break;
