@@ -5,12 +5,14 @@
 //
 // A unit is a value and the elementwise ops that follow it (same shape, as
 // the ILP merges them): `h = conv(x, w); b = add(h, bias); r = max(b, 0)` is
-// one unit {h, b, r}, so moving it never reshards inside the chain. Units
-// that look alike a few producers deep (layer 3 and layer 17 of an unrolled
-// model) form a class; units an elementwise op joins (`m2 = b1 * m + (1 -
-// b1) * g` joins the gradient's unit to the moment's) form a group, and
-// alike groups form a class too. Name windows are a name's member values in
-// program order, for the window moves.
+// one unit {h, b, r}, so moving it never reshards inside the chain. A
+// scatter's or reduce's result heads a unit like any op's; only control flow
+// (isDataFlowOp) keeps its results with its regions. Units that look alike
+// a few producers deep (layer 3 and layer 17 of an unrolled model) form a
+// class; units an elementwise op joins (`m2 = b1 * m + (1 - b1) * g` joins
+// the gradient's unit to the moment's) form a group, and alike groups form
+// a class too. Name windows are a name's member values in program order,
+// for the window moves.
 //
 //   y = (logistic(x·w1 + b1))·w2 + x   (tests/search/SearchFixtures.h mlpStep)
 //   units:   {x·w1, +b1, logistic}  {broadcast b1}  {·w2, +x}  {w1, w1 - mu} ...
