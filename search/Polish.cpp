@@ -149,7 +149,8 @@ std::vector<PlanStart> distinctRunnersUp(std::vector<PlanStart> all, const std::
   for (PlanStart &s : all)
     if (std::none_of(out.begin(), out.end(), [&](const PlanStart &x) { return x.key == s.key; }))
       out.push_back(std::move(s));
-  std::stable_sort(out.begin(), out.end(), [](const PlanStart &a, const PlanStart &b) { return a.cost.betterThan(b.cost); });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const PlanStart &a, const PlanStart &b) { return a.cost.betterThan(b.cost); });
   std::erase_if(out, [&](const PlanStart &s) { return s.key == polishedKey; });
   out.resize(std::min(out.size(), keep));
   return out;
