@@ -1,4 +1,4 @@
-// The ILP baseline (search/IlpBaseline.h) end to end -- strategies, costs,
+// The ILP baseline (search/ilp/IlpBaseline.h) end to end -- strategies, costs,
 // CBC -- on the shared JAX models and on synthetic MLP chains, on an
 // H100 preset with a data=4 x model=2 mesh. Counters: the problem size
 // (variables, binaries, constraints), whether CBC proved optimality, the
@@ -10,7 +10,7 @@
 
 #include "bench/SyntheticProgram.h"
 #include "asm/Parser.h"
-#include "search/IlpBaseline.h"
+#include "search/ilp/IlpBaseline.h"
 #include "sim/Hardware.h"
 
 using namespace autopart;

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "analysis/ArgumentRoles.h"
+#include "search/Mix.h"
 
 namespace autopart {
 
@@ -21,22 +22,16 @@ bool dimSharded(const std::optional<TensorSharding> &s, size_t d) {
   return s && d < s->dims.size() && !s->dims[d].axes.empty();
 }
 
-uint64_t mix(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 // What kind of value `v` is, for recognising repeated structure: its type
 // and its defining op (result index), or for an argument its role.
 uint64_t valueKind(const Module &m, ValueId v, const std::vector<int8_t> &argRole) {
   const ValueInfo &info = m.values[v];
-  uint64_t h = mix(uint64_t(m.type(v)) + 1);
-  if (!info.isBlockArg) return mix(h ^ std::hash<std::string_view>{}(m.opName(info.owner)) ^ (uint64_t(info.index) << 40));
-  if (argRole[v] >= 0) return mix(h ^ uint64_t(argRole[v] + 1) * 0x51ED27ull);
+  uint64_t h = mix64(uint64_t(m.type(v)) + 1);
+  if (!info.isBlockArg) return mix64(h ^ std::hash<std::string_view>{}(m.opName(info.owner)) ^ (uint64_t(info.index) << 40));
+  if (argRole[v] >= 0) return mix64(h ^ uint64_t(argRole[v] + 1) * 0x51ED27ull);
   OpId parent = m.regions[m.blocks[info.owner].parent].parent;
   uint64_t p = parent == kNone ? 0 : std::hash<std::string_view>{}(m.opName(parent));
-  return mix(h ^ p ^ (uint64_t(info.index) << 32) ^ 0xB10Cull);
+  return mix64(h ^ p ^ (uint64_t(info.index) << 32) ^ 0xB10Cull);
 }
 
 bool isElementwise(const Module &m, OpId op) {
@@ -122,7 +117,7 @@ ActionSpace ActionSpace::build(const Module &m, OpId func, const NamedDimensions
       const DimName &dn = names.names[n];
       std::vector<uint64_t> sig;
       sig.reserve(dn.members.size() + 2);
-      for (const DimRef &d : dn.members) sig.push_back(mix(valueKind(m, d.value, argRole) ^ d.dim));
+      for (const DimRef &d : dn.members) sig.push_back(mix64(valueKind(m, d.value, argRole) ^ d.dim));
       std::sort(sig.begin(), sig.end());
       sig.push_back(uint64_t(dn.size));
       sig.push_back(dn.reducedAt.size());
@@ -191,7 +186,7 @@ ActionSpace ActionSpace::build(const Module &m, OpId func, const NamedDimensions
       NameId32 name = names.nameOf(v, uint32_t(best));
       RestGroup single{int(a), false, false, {{v, uint32_t(best)}}, infos[i].bytes};
       if (name == kNoDimName) {
-        unnamed.push_back({mix(valueKind(m, v, argRole) ^ uint64_t(best)), std::move(single)});
+        unnamed.push_back({mix64(valueKind(m, v, argRole) ^ uint64_t(best)), std::move(single)});
         continue;
       }
       RestGroup &g = byName.try_emplace(name, RestGroup{int(a), false, false, {}, 0}).first->second;

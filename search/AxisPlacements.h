@@ -1,7 +1,7 @@
 // The shardings a tensor can take when each of a list of whole mesh axes
 // goes on at most one of its dimensions: the per-value candidates of the
 // refinement (search/Refine.h) and of the ILP baseline's argument and
-// constant nodes (search/IlpBuilder.h).
+// constant nodes (search/ilp/IlpBuilder.h).
 //
 //   shape [8, 6] on mesh <["data"=2, "model"=4]>, axes {"data", "model"}:
 //     [{}, {}]  [{"data"}, {}]  [{}, {"data"}]  [{"model"}, {}]

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -12,7 +13,8 @@
 
 #include <unistd.h>
 
-#include "search/Refine.h"
+#include "search/Mix.h"
+#include "search/Polish.h"
 
 namespace autopart {
 
@@ -24,12 +26,7 @@ constexpr double kMeanWeight = 0.5;
 
 // Order-independent hash of an action set (Zobrist): fixed per action id,
 // independent of the search seed.
-uint64_t actionHash(uint32_t id) {
-  uint64_t z = (uint64_t(id) + 1) * 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+uint64_t actionHash(uint32_t id) { return mix64((uint64_t(id) + 1) * 0x9E3779B97F4A7C15ull); }
 
 struct Progress {
   std::mutex mu;
@@ -67,19 +64,15 @@ public:
   }
 
   // The o_.refineStarts best distinct plans, best first (ties: first seen).
-  struct Start {
-    PlanCost cost;
-    std::vector<uint32_t> key, path;
-  };
-  std::vector<Start> top;
+  std::vector<PlanStart> top;
   void keepTop(const PlanCost &c) {
     size_t keep = size_t(std::max(1, o_.refineStarts));
     if (top.size() == keep && !c.betterThan(top.back().cost)) return;
     std::vector<uint32_t> key = state_.key();
-    for (const Start &s : top)
+    for (const PlanStart &s : top)
       if (s.key == key) return;
-    auto at = std::find_if(top.begin(), top.end(), [&](const Start &s) { return c.betterThan(s.cost); });
-    top.insert(at, Start{c, std::move(key), state_.path()});
+    auto at = std::find_if(top.begin(), top.end(), [&](const PlanStart &s) { return c.betterThan(s.cost); });
+    top.insert(at, PlanStart{c, std::move(key), state_.path()});
     if (top.size() > keep) top.pop_back();
   }
 
@@ -244,96 +237,58 @@ private:
   int32_t root_ = 0;
 };
 
-// Local search from `path`: add the first action that improves the plan,
-// drop the first one whose removal does, and, when neither does, kick:
-// drop one action and descend greedily (best improving action each round,
-// never the dropped one) — this swaps a sharding of an axis for several
-// others (sequence on "model" for heads and MLP hidden on "model"), a move
-// single additions and removals cannot make. Stops at a local optimum or
-// the deadline.
-void polish(SearchState &st, std::vector<uint32_t> &path, PlanCost &cost, Clock::time_point deadline) {
-  const ActionSpace &space = st.space();
-  auto accept = [&](const PlanCost &c) {
-    if (!c.betterThan(cost)) return false;
-    cost = c;
-    path = st.path();
-    return true;
-  };
-  bool improved = true;
-  while (improved && Clock::now() < deadline) {
-    improved = false;
-    st.reset();
-    st.applyAll(path);
-    for (uint32_t id = 0; id < st.space().size() && Clock::now() < deadline; ++id) {
-      if (!st.legal(id)) continue;
-      st.apply(id);
-      if (accept(st.evaluate()))
-        improved = true;
-      else
-        st.undo();
-    }
-    for (size_t i = 0; i < path.size() && Clock::now() < deadline; ++i) {
-      std::vector<uint32_t> fewer = path;
-      fewer.erase(fewer.begin() + std::ptrdiff_t(i));
-      st.reset();
-      st.applyAll(fewer);
-      if (accept(st.evaluate())) {
-        improved = true;
-        --i;
+// A progress line on stderr every 250 ms until `done`.
+std::thread progressReporter(Progress &progress, const std::atomic<bool> &done, Clock::time_point start) {
+  return std::thread([&progress, &done, start] {
+    while (!done.load()) {
+      {
+        std::lock_guard<std::mutex> lock(progress.mu);
+        std::fprintf(stderr, "\rmcts: %lld iterations, best step %.3f ms, %.2f GiB%s, %.1f s   ",
+                     (long long)progress.iterations.load(), progress.best.stepSeconds * 1e3,
+                     double(progress.best.peakBytes) / (1024.0 * 1024 * 1024),
+                     progress.best.feasible ? "" : " (over memory)",
+                     std::chrono::duration<double>(Clock::now() - start).count());
       }
+      std::this_thread::sleep_for(std::chrono::milliseconds(250));
     }
-    if (improved) continue;
-    // Swap two axes throughout the plan, then descend greedily: what "data"
-    // splits goes on "model" and back (heads and MLP hidden moved from
-    // "data" to "model" frees "data" for the batch), a move the single
-    // changes above only make one name at a time, each a loss on its own.
-    for (size_t a = 0; a < space.axes.size() && !improved; ++a)
-      for (size_t b = a + 1; b < space.axes.size() && !improved && Clock::now() < deadline; ++b) {
-        std::vector<uint32_t> swapped;
-        for (uint32_t id : path) {
-          Action want = space.actions[id];
-          if (want.axis == int(a))
-            want.axis = int(b);
-          else if (want.axis == int(b))
-            want.axis = int(a);
-          for (uint32_t k = 0; k < space.size(); ++k) {
-            const Action &x = space.actions[k];
-            if (x.kind == want.kind && x.target == want.target && x.axis == want.axis) {
-              swapped.push_back(k);
-              break;
-            }
-          }
-        }
-        st.reset();
-        st.applyAll(swapped);
-        PlanCost here = st.evaluate();
-        for (;;) {
-          SearchState::Improvement next = st.bestImprovingAction(here, deadline);
-          if (next.action < 0) break;
-          st.apply(uint32_t(next.action));
-          here = next.cost;
-        }
-        improved = accept(here);
-      }
-    if (improved) continue;
-    for (size_t i = 0; i < path.size() && !improved && Clock::now() < deadline; ++i) {
-      uint32_t dropped = path[i];
-      std::vector<uint32_t> fewer = path;
-      fewer.erase(fewer.begin() + std::ptrdiff_t(i));
-      st.reset();
-      st.applyAll(fewer);
-      PlanCost here = st.evaluate();
-      for (;;) {
-        SearchState::Improvement next = st.bestImprovingAction(here, deadline, int64_t(dropped));
-        if (next.action < 0) break;
-        st.apply(uint32_t(next.action));
-        here = next.cost;
-      }
-      improved = accept(here);
-    }
+    std::fprintf(stderr, "\n");
+  });
+}
+
+// The tree search's best plan (r.actions, r.cost), polished at the name
+// level and refined per value from it and the workers' runners-up
+// (search/Polish.h). Each phase gets what is left of the time budget, at
+// least a tenth of it.
+void polishAndRefine(const SearchState &base, const DeviceParams &device, const MctsOptions &o,
+                     const std::vector<std::unique_ptr<Worker>> &workers, Clock::time_point start,
+                     Clock::time_point deadline, MctsResult &r) {
+  SearchState st = base;
+  st.applyAll(r.actions);
+  if (o.polish) {
+    Clock::time_point polishEnd = std::max(deadline, Clock::now() + (deadline - start) / 10);
+    size_t before = st.evaluations();
+    polishActions(st, r.actions, r.cost, polishEnd);
+    r.evaluations += int64_t(st.evaluations() - before);
   }
-  st.reset();
-  st.applyAll(path);
+  r.shardings = st.shardings();
+  r.evaluations += 1;
+  if (!o.refine) return;
+  Clock::time_point refineEnd = std::max(deadline, Clock::now() + (deadline - start) / 10);
+  RefineOptions ro;
+  ro.annealSteps = o.annealSteps;
+  ro.seed = o.seed;
+  std::vector<PlanStart> runnersUp;
+  for (const auto &w : workers) runnersUp.insert(runnersUp.end(), w->top.begin(), w->top.end());
+  MultiStartRefinement best =
+      refineFromStarts(st, device, r.actions, r.cost, std::move(runnersUp), o.refineStarts, refineEnd, ro);
+  r.evaluations += best.evaluations;
+  r.refineStarts = best.starts;
+  r.actions = std::move(best.actions);
+  r.refineMoves = best.refined.moves;
+  r.refinedValues = best.refined.changedValues;
+  r.annealAccepted = best.refined.annealAccepted;
+  r.cost = best.refined.cost;
+  r.shardings = std::move(best.refined.shardings);
 }
 
 }  // namespace
@@ -355,22 +310,7 @@ MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const M
                                                progress));
   std::atomic<bool> done{false};
   std::thread reporter;
-  if (o.progress && isatty(2)) {
-    reporter = std::thread([&] {
-      while (!done.load()) {
-        {
-          std::lock_guard<std::mutex> lock(progress.mu);
-          std::fprintf(stderr, "\rmcts: %lld iterations, best step %.3f ms, %.2f GiB%s, %.1f s   ",
-                       (long long)progress.iterations.load(), progress.best.stepSeconds * 1e3,
-                       double(progress.best.peakBytes) / (1024.0 * 1024 * 1024),
-                       progress.best.feasible ? "" : " (over memory)",
-                       std::chrono::duration<double>(Clock::now() - start).count());
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(250));
-      }
-      std::fprintf(stderr, "\n");
-    });
-  }
+  if (o.progress && isatty(2)) reporter = progressReporter(progress, done, start);
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
     int64_t share = o.iterations / threads + (t < o.iterations % threads ? 1 : 0);
@@ -392,55 +332,7 @@ MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const M
       r.actions = w->bestPath;
     }
   }
-  SearchState st = base;
-  st.applyAll(r.actions);
-  if (o.polish) {
-    // The polish gets what is left of the time budget, at least a tenth.
-    Clock::time_point polishEnd = std::max(deadline, Clock::now() + (deadline - start) / 10);
-    size_t before = st.evaluations();
-    polish(st, r.actions, r.cost, polishEnd);
-    r.evaluations += int64_t(st.evaluations() - before);
-  }
-  r.shardings = st.shardings();
-  r.evaluations += 1;
-  if (o.refine) {
-    Clock::time_point refineEnd = std::max(deadline, Clock::now() + (deadline - start) / 10);
-    RefineOptions ro;
-    ro.annealSteps = o.annealSteps;
-    ro.seed = o.seed;
-    // The polished best plan first, then the runners-up while time is left;
-    // the best refined plan wins (ties: the earlier start).
-    std::vector<Worker::Start> starts;
-    for (const auto &w : workers)
-      for (const Worker::Start &s : w->top)
-        if (std::none_of(starts.begin(), starts.end(), [&](const Worker::Start &x) { return x.key == s.key; }))
-          starts.push_back(s);
-    std::stable_sort(starts.begin(), starts.end(),
-                     [](const Worker::Start &a, const Worker::Start &b) { return a.cost.betterThan(b.cost); });
-    std::vector<uint32_t> polishedKey = st.key();
-    std::erase_if(starts, [&](const Worker::Start &s) { return s.key == polishedKey; });
-    starts.resize(std::min(starts.size(), size_t(std::max(1, o.refineStarts) - 1)));
-    RefineResult refined = refinePlan(space, device, r.shardings, r.cost, refineEnd, ro);
-    r.evaluations += refined.evaluations;
-    r.refineStarts = 1;
-    for (const Worker::Start &s : starts) {
-      if (Clock::now() >= refineEnd) break;
-      st.reset();
-      st.applyAll(s.path);
-      RefineResult other = refinePlan(space, device, st.shardings(), s.cost, refineEnd, ro);
-      r.evaluations += other.evaluations;
-      ++r.refineStarts;
-      if (other.cost.betterThan(refined.cost)) {
-        refined = std::move(other);
-        r.actions = s.path;
-      }
-    }
-    r.refineMoves = refined.moves;
-    r.refinedValues = refined.changedValues;
-    r.annealAccepted = refined.annealAccepted;
-    r.cost = refined.cost;
-    r.shardings = std::move(refined.shardings);
-  }
+  polishAndRefine(base, device, o, workers, start, deadline, r);
   return r;
 }
 

@@ -15,15 +15,12 @@
 // deterministic, the best one found below a node matters). Root
 // parallelism: each thread grows its own tree on its own SearchState copy
 // with its own seed and iteration share; the best plan over threads (ties to
-// the lower thread) is then polished by local search: add one action, drop
-// one, swap two axes throughout the plan and descend greedily, or drop one
-// and descend greedily without it (a swap of what an axis shards), while the
-// plan improves, and the result refined value by value with a descent, an
-// annealing walk and a second descent (search/Refine.h: what names cannot
-// express), as are the next best distinct plans the tree priced while time
-// is left (MctsOptions::refineStarts), the best refined plan winning. With
-// an iteration budget the result depends only on the seed; a time budget
-// that cuts the search short does not.
+// the lower thread) is then polished by a name-level local search and
+// refined value by value (search/Refine.h: what names cannot express), as
+// are the next best distinct plans the tree priced while time is left
+// (MctsOptions::refineStarts), the best refined plan winning
+// (search/Polish.h). With an iteration budget the result depends only on
+// the seed; a time budget that cuts the search short does not.
 //
 //   MctsOptions o;  o.iterations = 2000;  o.seed = 1;
 //   MctsResult r = runMcts(space, device, o);

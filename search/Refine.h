@@ -7,16 +7,16 @@
 // where the gradient all-reduce of large weights would cost more than the
 // compute it saves. Refinement reaches such plans from the one MCTS found.
 //
-// A unit is a value and the elementwise ops that follow it (same shape, as
-// the ILP merges them): `h = conv(x, w); b = add(h, bias); r = max(b, 0)` is
-// one unit {h, b, r}, so moving it never reshards inside the chain. A
-// scatter's or reduce's result heads a unit like any op's; only control
-// flow (isDataFlowOp) keeps its results with its regions. Units
-// that look alike (same op kinds and types a few producers deep: layer 3 and
-// layer 17 of an unrolled model) form a class and move together, so a
-// 96-layer stack costs about one layer's moves. A move gives every value of
-// a class one candidate sharding: each search axis on one dimension it
-// divides, or on none (on a 1-D mesh of rank-4 values: 5 candidates).
+// What moves together is decided once, from the program alone
+// (search/RefineUnits.h): a unit is a value and the elementwise ops that
+// follow it (same shape, as the ILP merges them), so moving it never
+// reshards inside the chain; units that look alike (layer 3 and layer 17 of
+// an unrolled model) form a class and move together, so a 96-layer stack
+// costs about one layer's moves. The moves (search/RefineMoves.h) give
+// every value of a class one candidate sharding (each search axis on one
+// dimension it divides, or on none: on a 1-D mesh of rank-4 values, 5
+// candidates), or add, remove or move an axis on a window of a name's
+// values.
 //
 //   refinePlan(space, device, plan, cost, deadline)
 //     pass 1: class {conv#3 unit}: replicated -> [{"data"}, {}, {}, {}]

@@ -1,5 +1,6 @@
 #include "search/SearchMethod.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace autopart {
@@ -33,8 +34,10 @@ const SearchMethodInfo *findSearchMethod(const std::string &name) {
 }
 
 SearchMethodRegistration::SearchMethodRegistration(std::string name, std::string description,
-                                                   std::vector<std::string> tags, SearchMethodFn run) {
-  registry().methods.push_back({std::move(name), std::move(description), std::move(tags), std::move(run)});
+                                                   std::vector<std::string> tags, SearchMethodFn run, int listRank) {
+  std::vector<SearchMethodInfo> &r = registry().methods;
+  auto at = std::find_if(r.begin(), r.end(), [&](const SearchMethodInfo &m) { return m.listRank > listRank; });
+  r.insert(at, SearchMethodInfo{std::move(name), std::move(description), std::move(tags), std::move(run), listRank});
 }
 
 SearchMethodProviderRegistration::SearchMethodProviderRegistration(SearchMethodProvider provide) {

@@ -2,7 +2,7 @@
 // the same cost model (sim/Simulator.h step time, sim/Memory.h peak memory):
 // the MCTS search, the exhaustive / greedy / random baselines, the expert
 // tactic schedules, and any method another file registers (the ILP baseline
-// plugs in here, in search/IlpMethod.cpp, without touching the driver):
+// plugs in here, in search/ilp/IlpMethod.cpp, without touching the driver):
 //
 //   static SearchMethodRegistration reg("ilp", "Alpa-style ILP over per-op strategies (CBC)",
 //       {"baseline"}, [](const SearchProblem &p, const SearchBudget &b) {
@@ -68,15 +68,21 @@ struct SearchMethodInfo {
   std::string description;
   std::vector<std::string> tags;  // "search", "baseline", "expert"
   SearchMethodFn run;
+  int listRank = 0;  // see SearchMethodRegistration
 };
 
 // Every method: those registered directly, then those the providers add.
 std::vector<SearchMethodInfo> &searchMethodRegistry();
 const SearchMethodInfo *findSearchMethod(const std::string &name);
 
+// The registry lists methods (`--method all`, `baseline`, the unknown-method
+// message) by `listRank`, then in registration order. Registrations in
+// different files run in the order the linker puts the files, which follows
+// their paths; a method whose place in the list should not depend on where
+// its file lives gives a rank (lower: listed earlier).
 struct SearchMethodRegistration {
   SearchMethodRegistration(std::string name, std::string description, std::vector<std::string> tags,
-                           SearchMethodFn run);
+                           SearchMethodFn run, int listRank = 0);
 };
 
 // Methods that can only be listed once every static object is built (the

@@ -1,6 +1,6 @@
-#include "search/IlpBaseline.h"
+#include "search/ilp/IlpBaseline.h"
 
-#include "search/IlpBuilder.h"
+#include "search/ilp/IlpBuilder.h"
 
 namespace autopart {
 

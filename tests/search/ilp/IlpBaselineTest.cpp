@@ -2,7 +2,7 @@
 // hand calculation says is fastest, memory forcing a sharding the step time
 // alone would not choose, a memory budget nothing fits (an error, not a
 // crash), and the ILP objective against the simulator's time for its plan.
-#include "search/IlpBaseline.h"
+#include "search/ilp/IlpBaseline.h"
 
 #include "tests/sim/SimTestUtil.h"
 

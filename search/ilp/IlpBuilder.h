@@ -1,4 +1,4 @@
-// The Alpa/XLA-style ILP of search/IlpBaseline.h, inside: decision nodes
+// The Alpa/XLA-style ILP of search/ilp/IlpBaseline.h, inside: decision nodes
 // (ops with their strategies, values, fixed ops), groups of nodes that
 // decide together (an elementwise op follows its producer), producer ->
 // consumer edges priced by reshard cost, and the builder that turns a
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "ir/ShardingRule.h"
-#include "search/IlpBaseline.h"
+#include "search/ilp/IlpBaseline.h"
 
 namespace autopart::ilp {
 

@@ -1,4 +1,4 @@
-#include "search/IlpBuilder.h"
+#include "search/ilp/IlpBuilder.h"
 
 #include <algorithm>
 #include <numeric>
