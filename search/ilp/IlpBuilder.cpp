@@ -295,14 +295,15 @@ void IlpBuilder::build(const Simulator &sim) {
       OpId owner = m_.parentOp(op);
       auto it = loopTies_.find(owner);
       if (it == loopTies_.end()) continue;
-      bool isCond = m_.isa(owner, "stablehlo.while") &&
+      bool isCond = opInfo(m_, owner).dataFlow == DataFlow::Loop &&
                     m_.blocks[m_.ops[op].parent].parent == m_.region(owner, 0);
       if (isCond) continue;
       for (uint32_t i = 0; i < m_.numOperands(op) && i < it->second.size(); ++i)
         if (it->second[i] >= 0) addInput(it->second[i], m_.operand(op, i), mult);
       continue;
     }
-    if (name == "func.call") {
+    DataFlow flow = opInfo(m_, op).dataFlow;
+    if (flow == DataFlow::Call) {
       OpId target = m_.lookupFunc(m_.attr(op, "callee"));
       if (target == kNone || m_.numRegions(target) == 0) {
         addFixedNode(op, mult);
@@ -318,7 +319,7 @@ void IlpBuilder::build(const Simulator &sim) {
       callStack_.push_back(op);
       continue;
     }
-    if (name == "stablehlo.while" || name == "stablehlo.optimization_barrier") {
+    if (flow == DataFlow::Loop || flow == DataFlow::Barrier) {
       std::vector<int> ties;
       for (uint32_t i = 0; i < m_.numResults(op) && i < m_.numOperands(op); ++i) {
         ValueId in = m_.operand(op, i), r = m_.result(op, i);
@@ -337,7 +338,7 @@ void IlpBuilder::build(const Simulator &sim) {
       loopTies_[op] = std::move(ties);
       continue;
     }
-    if (name == "stablehlo.case" || name == "stablehlo.if") {
+    if (flow == DataFlow::Branch) {
       std::vector<int> ties;
       for (uint32_t i = 0; i < m_.numResults(op); ++i) {
         ValueId r = m_.result(op, i);
