@@ -30,9 +30,9 @@
 #include <string>
 #include <vector>
 
-#include "support/Diagnostics.h"
 #include "ir/Module.h"
 #include "rules/OpShardingRuleRegistry.h"
+#include "support/Diagnostics.h"
 
 namespace autopart {
 

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "ir/Module.h"
 #include "asm/Printer.h"
+#include "ir/Module.h"
 
 namespace autopart {
 

@@ -13,8 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ir/Module.h"
 #include "asm/Parser.h"
+#include "ir/Module.h"
 
 namespace autopart {
 

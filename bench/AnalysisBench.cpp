@@ -3,8 +3,8 @@
 #include <benchmark/benchmark.h>
 
 #include "analysis/NamedDimensions.h"
-#include "bench/SyntheticProgram.h"
 #include "asm/Parser.h"
+#include "bench/SyntheticProgram.h"
 
 using namespace autopart;
 

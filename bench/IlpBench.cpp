@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "bench/SyntheticProgram.h"
 #include "asm/Parser.h"
+#include "bench/SyntheticProgram.h"
 #include "search/ilp/IlpBaseline.h"
 #include "sim/Hardware.h"
 
@@ -24,8 +24,8 @@ Mesh benchMesh() {
 }
 
 DeviceParams benchDevice() {
-  std::string err;
-  std::optional<Hardware> hw = loadHardware("h100-80gb", &err);
+  Diagnostics diags;
+  std::optional<Hardware> hw = loadHardware("h100-80gb", diags);
   return hw ? hardwareDeviceParams(*hw, benchMesh()) : DeviceParams{};
 }
 

@@ -2,9 +2,9 @@
 // generated chains up to one million ops.
 #include <benchmark/benchmark.h>
 
-#include "bench/SyntheticProgram.h"
 #include "asm/Parser.h"
 #include "asm/Printer.h"
+#include "bench/SyntheticProgram.h"
 
 using namespace autopart;
 

@@ -11,8 +11,8 @@
 
 #include <sstream>
 
-#include "bench/SyntheticProgram.h"
 #include "asm/Parser.h"
+#include "bench/SyntheticProgram.h"
 #include "sim/Simulator.h"
 
 using namespace autopart;

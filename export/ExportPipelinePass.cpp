@@ -3,8 +3,8 @@
 // `mhlo.sharding` strings instead of `sdy.sharding`, no `sdy.mesh`, and
 // reshards / explicit collectives as `mhlo.copy` ops carrying their target
 // sharding.
-#include "ir/Pass.h"
 #include "export/ExportShardings.h"
+#include "ir/Pass.h"
 
 namespace autopart {
 namespace {
@@ -12,10 +12,7 @@ namespace {
 bool runExport(Module &m, const PassOptions &, Diagnostics &diags) {
   ExportOptions opts;
   opts.keepSdy = false;
-  ExportError err;
-  if (exportGspmdShardings(m, opts, &err)) return true;
-  diags.error(m, err.op, err.message);
-  return false;
+  return exportGspmdShardings(m, opts, diags);
 }
 
 PassRegistration reg("xla-sdy-stablehlo-export-pipeline",

@@ -23,10 +23,10 @@ public:
       }
   }
 
-  bool run(ExportError *error);
+  bool run(Diagnostics &diags);
 
 private:
-  // The GSPMD string of `s`, or empty with error_ set.
+  // The GSPMD string of `s`, or empty after fail().
   std::string convert(const TensorSharding &s, OpId at);
   AttrId stringAttr(const std::string &g) { return m_.attrs.string(escapeString(g)); }
   bool convertFunction(OpId func);
@@ -36,8 +36,12 @@ private:
   ExportOptions opts_;
   std::map<std::string, Mesh> meshes_;
   std::vector<OpId> meshOps_;
-  void fail(OpId op, std::string message) { error_ = {op, std::move(message)}; }
-  ExportError error_;
+  void fail(OpId op, std::string message) {
+    failedAt_ = op;
+    failure_ = std::move(message);
+  }
+  OpId failedAt_ = kNone;
+  std::string failure_;
 };
 
 std::string Exporter::convert(const TensorSharding &s, OpId at) {
@@ -128,10 +132,10 @@ bool Exporter::convertOp(OpId op) {
   return true;
 }
 
-bool Exporter::run(ExportError *error) {
+bool Exporter::run(Diagnostics &diags) {
   for (OpId func : m_.functions())
     if (!convertFunction(func)) {
-      *error = error_;
+      diags.error(m_, failedAt_, failure_);
       return false;
     }
   if (!opts_.keepSdy)
@@ -141,8 +145,8 @@ bool Exporter::run(ExportError *error) {
 
 }  // namespace
 
-bool exportGspmdShardings(Module &m, const ExportOptions &opts, ExportError *error) {
-  return Exporter(m, opts).run(error);
+bool exportGspmdShardings(Module &m, const ExportOptions &opts, Diagnostics &diags) {
+  return Exporter(m, opts).run(diags);
 }
 
 }  // namespace autopart

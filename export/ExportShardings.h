@@ -23,13 +23,8 @@ struct ExportOptions {
   bool keepSdy = true;
 };
 
-struct ExportError {
-  OpId op = kNone;  // where (m.where(op))
-  std::string message;
-};
-
-// False with `error` set when a sharding names an unknown mesh or has no
-// GSPMD form; the module may then be half converted.
-bool exportGspmdShardings(Module &m, const ExportOptions &opts, ExportError *error);
+// False with an error at the op in `diags` when a sharding names an unknown
+// mesh or has no GSPMD form; the module may then be half converted.
+bool exportGspmdShardings(Module &m, const ExportOptions &opts, Diagnostics &diags);
 
 }  // namespace autopart

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "ir/Pass.h"
-#include "sim/ReshardPlan.h"
 #include "rules/OpShardingRuleRegistry.h"
+#include "sim/ReshardPlan.h"
 
 namespace autopart {
 

@@ -12,7 +12,7 @@
 
 namespace autopart::gen {
 
-GenResult generateGnn(const GnnConfig &c) {
+static GenResult buildGnn(const GnnConfig &c) {
   if (c.nodes < 1 || c.edges < 1 || c.features < 1 || c.hidden < 1 || c.layers < 1 || c.classes < 1)
     throw GenError("gnn: sizes must be positive");
   StablehloEmitter e(c.dtype);
@@ -74,6 +74,10 @@ GenResult generateGnn(const GnnConfig &c) {
   params.emitAdamUpdate(ops);
   e.result(loss, "['loss']");
   return {e.module("jit_train_step"), e.numOps(), params.numElements()};
+}
+
+std::optional<GenResult> generateGnn(const GnnConfig &c, Diagnostics &diags) {
+  return guarded(diags, [&] { return buildGnn(c); });
 }
 
 }  // namespace autopart::gen

@@ -59,7 +59,7 @@ std::optional<GptConfig> gptPreset(const std::string &name) {
   return std::nullopt;
 }
 
-GenResult generateGpt(const GptConfig &c) {
+static GenResult buildGpt(const GptConfig &c) {
   if (c.layers < 1 || c.dModel < 1 || c.heads < 1 || c.headDim < 1 || c.ffn < 1 || c.seq < 1 || c.batch < 1 ||
       c.vocab < 1)
     throw GenError("gpt: sizes must be positive");
@@ -132,6 +132,10 @@ GenResult generateGpt(const GptConfig &c) {
   params.emitAdamUpdate(ops);
   e.result(loss, "['loss']");
   return {e.module("jit_train_step"), e.numOps(), params.numElements()};
+}
+
+std::optional<GenResult> generateGpt(const GptConfig &c, Diagnostics &diags) {
+  return guarded(diags, [&] { return buildGpt(c); });
 }
 
 }  // namespace autopart::gen

@@ -6,7 +6,7 @@
 
 namespace autopart::gen {
 
-GenResult generateMlp(const MlpConfig &c) {
+static GenResult buildMlp(const MlpConfig &c) {
   if (c.layers < 0 || c.batch < 1 || c.input < 1 || c.width < 1 || c.classes < 1)
     throw GenError("mlp: sizes must be positive");
   StablehloEmitter e(c.dtype);
@@ -45,6 +45,10 @@ GenResult generateMlp(const MlpConfig &c) {
   params.emitAdamUpdate(ops);
   e.result(loss, "['loss']");
   return {e.module("jit_train_step"), e.numOps(), params.numElements()};
+}
+
+std::optional<GenResult> generateMlp(const MlpConfig &c, Diagnostics &diags) {
+  return guarded(diags, [&] { return buildMlp(c); });
 }
 
 }  // namespace autopart::gen

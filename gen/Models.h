@@ -10,6 +10,8 @@
 
 #include "gen/StablehloEmitter.h"
 
+#include "support/Diagnostics.h"
+
 namespace autopart::gen {
 
 struct MlpConfig {
@@ -104,10 +106,12 @@ struct GenResult {
   int64_t numParams = 0;
 };
 
-GenResult generateMlp(const MlpConfig &c);
-GenResult generateGpt(const GptConfig &c);
-GenResult generateGnn(const GnnConfig &c);
-GenResult generateT5(const T5Config &c);
-GenResult generateUnet(const UnetConfig &c);
+// Each generator checks its configuration and returns nullopt with the
+// reason in `diags` when it cannot build the program.
+std::optional<GenResult> generateMlp(const MlpConfig &c, Diagnostics &diags);
+std::optional<GenResult> generateGpt(const GptConfig &c, Diagnostics &diags);
+std::optional<GenResult> generateGnn(const GnnConfig &c, Diagnostics &diags);
+std::optional<GenResult> generateT5(const T5Config &c, Diagnostics &diags);
+std::optional<GenResult> generateUnet(const UnetConfig &c, Diagnostics &diags);
 
 }  // namespace autopart::gen

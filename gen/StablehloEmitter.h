@@ -17,11 +17,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "support/Diagnostics.h"
 
 namespace autopart::gen {
 
@@ -39,9 +42,22 @@ struct Tensor {
 // A generator asked for an op its operands cannot have (a bug in the
 // generator or a parameter combination it cannot build, e.g. heads not
 // dividing d_model).
+// It stays inside gen/: the public generators (gen/Models.h) turn it into an
+// error in Diagnostics.
 struct GenError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// Runs a generator body; a GenError becomes an error in `diags`.
+template <class Fn>
+auto guarded(Diagnostics &diags, Fn fn) -> std::optional<decltype(fn())> {
+  try {
+    return fn();
+  } catch (const GenError &e) {
+    diags.error(e.what());
+    return std::nullopt;
+  }
+}
 
 // A convolution's dimension numbers and window, as StableHLO prints them.
 // Layouts name each dimension with a letter: input `b` batch / `f` feature,

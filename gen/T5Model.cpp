@@ -82,7 +82,7 @@ std::optional<T5Config> t5Preset(const std::string &name) {
   return std::nullopt;
 }
 
-GenResult generateT5(const T5Config &c) {
+static GenResult buildT5(const T5Config &c) {
   if (c.encoderLayers < 1 || c.decoderLayers < 1 || c.dModel < 1 || c.heads < 1 || c.headDim < 1 || c.ffn < 1 ||
       c.encSeq < 1 || c.decSeq < 1 || c.batch < 1 || c.vocab < 1)
     throw GenError("t5: sizes must be positive");
@@ -192,6 +192,10 @@ GenResult generateT5(const T5Config &c) {
   params.emitAdamUpdate(ops);
   e.result(loss, "['loss']");
   return {e.module("jit_train_step"), e.numOps(), params.numElements()};
+}
+
+std::optional<GenResult> generateT5(const T5Config &c, Diagnostics &diags) {
+  return guarded(diags, [&] { return buildT5(c); });
 }
 
 }  // namespace autopart::gen

@@ -72,7 +72,7 @@ struct Level {
 
 }  // namespace
 
-GenResult generateUnet(const UnetConfig &c) {
+static GenResult buildUnet(const UnetConfig &c) {
   if (c.batch < 1 || c.height < 1 || c.width < 1 || c.channels < 1 || c.baseWidth < 1 || c.levels < 1)
     throw GenError("unet: sizes must be positive");
   if (c.levels > 16 || c.height % (int64_t(1) << c.levels) || c.width % (int64_t(1) << c.levels))
@@ -154,6 +154,10 @@ GenResult generateUnet(const UnetConfig &c) {
   params.emitAdamUpdate(ops);
   e.result(loss, "['loss']");
   return {e.module("jit_train_step"), e.numOps(), params.numElements()};
+}
+
+std::optional<GenResult> generateUnet(const UnetConfig &c, Diagnostics &diags) {
+  return guarded(diags, [&] { return buildUnet(c); });
 }
 
 }  // namespace autopart::gen

@@ -26,8 +26,8 @@
 #include <optional>
 #include <vector>
 
-#include "ir/ShardingRule.h"
 #include "ir/AxisList.h"
+#include "ir/ShardingRule.h"
 
 namespace autopart {
 

@@ -23,9 +23,9 @@
 #include <string_view>
 #include <vector>
 
-#include "support/Diagnostics.h"
 #include "ir/Attributes.h"
 #include "ir/Types.h"
+#include "support/Diagnostics.h"
 
 namespace autopart {
 

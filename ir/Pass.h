@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "support/Diagnostics.h"
 #include "ir/Module.h"
+#include "support/Diagnostics.h"
 
 namespace autopart {
 

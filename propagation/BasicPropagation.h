@@ -26,12 +26,12 @@
 #include <optional>
 #include <vector>
 
-#include "support/Diagnostics.h"
 #include "ir/Module.h"
 #include "propagation/FactorPropagation.h"
 #include "propagation/PropagationGraph.h"
 #include "propagation/ShardingPropagation.h"
 #include "rules/RuleCache.h"
+#include "support/Diagnostics.h"
 
 namespace autopart {
 

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "ir/Module.h"
 #include "ir/AxisList.h"
+#include "ir/Module.h"
 
 namespace autopart {
 

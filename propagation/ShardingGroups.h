@@ -16,8 +16,8 @@
 //   sdy.sharding_group %1 group_id=0 / sdy.sharding_group %0 group_id=0
 #pragma once
 
-#include "support/Diagnostics.h"
 #include "ir/Module.h"
+#include "support/Diagnostics.h"
 
 namespace autopart {
 

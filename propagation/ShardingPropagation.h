@@ -33,9 +33,9 @@
 // `keep-sharding-rules`.
 #pragma once
 
-#include "support/Diagnostics.h"
 #include "ir/Module.h"
 #include "propagation/FactorPropagation.h"
+#include "support/Diagnostics.h"
 
 namespace autopart {
 

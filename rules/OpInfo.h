@@ -22,9 +22,9 @@
 #include <string_view>
 #include <vector>
 
-#include "support/Diagnostics.h"
 #include "ir/Module.h"
 #include "ir/ShardingRule.h"
+#include "support/Diagnostics.h"
 
 namespace autopart {
 

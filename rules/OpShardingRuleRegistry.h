@@ -21,10 +21,10 @@
 
 #include <optional>
 
-#include "support/Diagnostics.h"
 #include "ir/Module.h"
 #include "ir/ShardingRule.h"
 #include "rules/OpInfo.h"
+#include "support/Diagnostics.h"
 
 namespace autopart {
 

@@ -2,15 +2,15 @@
 
 #include <unistd.h>
 
-#include "sim/Hardware.h"
 #include "analysis/ArgumentRoles.h"
+#include "sim/Hardware.h"
 
 namespace autopart {
 
 AutoTacticFn makeAutoTactic(AutoTacticOptions options) {
   return [options](const ScheduleContext &ctx, const Tactic &tactic, ShardingVector &state,
-                   std::string *error) -> std::optional<nlohmann::json> {
-    std::optional<Hardware> hw = loadHardware(options.device, error);
+                   Diagnostics &diags) -> std::optional<nlohmann::json> {
+    std::optional<Hardware> hw = loadHardware(options.device, diags);
     if (!hw) return std::nullopt;
     SearchProblem problem{ctx.m, ctx.func, ctx.mesh, ctx.meshName, ctx.names, hardwareDeviceParams(*hw, ctx.mesh),
                           state, tactic.axes};
@@ -18,7 +18,7 @@ AutoTacticFn makeAutoTactic(AutoTacticOptions options) {
     budget.progress = isatty(2) != 0;  // the progress line, on a terminal only
     SearchOutcome out = runSearchMethod(*findSearchMethod("mcts"), problem, budget);
     if (!out.found) {
-      *error = "tactic '" + tactic.spelling + "': " + out.note;
+      diags.error("tactic '" + tactic.spelling + "': " + out.note);
       return std::nullopt;
     }
     std::string axes;

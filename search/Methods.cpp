@@ -91,19 +91,19 @@ SearchMethodRegistration random("random", "Best of N random plans", {"baseline"}
 SearchMethodFn expert(std::string schedule) {
   return [schedule](const SearchProblem &p, const SearchBudget &) {
     SearchOutcome out;
-    std::string err;
-    std::optional<TacticSchedule> s = parseTacticSchedule(schedule, p.mesh, &err);
+    Diagnostics diags;
+    std::optional<TacticSchedule> s = parseTacticSchedule(schedule, p.mesh, diags);
     if (!s) {
       out.found = false;
-      out.note = err;
+      out.note = diags.errorText();
       return out;
     }
     out.shardings = p.base;
     ScheduleContext ctx{p.m, p.func, p.mesh, p.meshName, p.names};
-    std::optional<nlohmann::json> report = applySchedule(ctx, *s, out.shardings, AutoTacticFn{}, &err);
+    std::optional<nlohmann::json> report = applySchedule(ctx, *s, out.shardings, AutoTacticFn{}, diags);
     if (!report) {
       out.found = false;
-      out.note = err;
+      out.note = diags.errorText();
       return out;
     }
     for (const nlohmann::json &e : *report)

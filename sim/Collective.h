@@ -16,8 +16,8 @@
 
 #include <vector>
 
-#include "ir/Module.h"
 #include "ir/AxisList.h"
+#include "ir/Module.h"
 
 namespace autopart {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "sim/CollectiveCost.h"
 #include "rules/OpInfo.h"
+#include "sim/CollectiveCost.h"
 #include "sim/Flops.h"
 #include "sim/LocalSize.h"
 #include "sim/ReshardPlan.h"

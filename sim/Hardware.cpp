@@ -70,7 +70,7 @@ const std::vector<Hardware> &hardwarePresets() {
   return presets;
 }
 
-static bool applyJson(Hardware &h, const nlohmann::json &j, std::string *error) {
+static bool applyJson(Hardware &h, const nlohmann::json &j, const std::string &path, Diagnostics &diags) {
   for (auto &[key, v] : j.items()) {
     if (key == "base" || key == "source") continue;
     if (key == "name") h.name = v.get<std::string>();
@@ -87,52 +87,51 @@ static bool applyJson(Hardware &h, const nlohmann::json &j, std::string *error) 
         else if (k == "latency_us") l.latency = x.get<double>() * 1e-6;
         else if (k == "tree_all_reduce") l.treeAllReduce = x.get<bool>();
         else {
-          *error = "unknown field '" + key + "." + k +
-                   "' (expected bandwidth_gbps, latency_us, tree_all_reduce)";
+          diags.error("unknown field '" + key + "." + k + "' (expected bandwidth_gbps, latency_us, tree_all_reduce)",
+                      path);
           return false;
         }
       }
     } else {
-      *error = "unknown field '" + key + "' (expected name, base, kind, peak_tflops, hbm_gb, "
-               "hbm_gbps, devices_per_node, intra_node, inter_node)";
+      diags.error("unknown field '" + key +
+                      "' (expected name, base, kind, peak_tflops, hbm_gb, hbm_gbps, devices_per_node, "
+                      "intra_node, inter_node)",
+                  path);
       return false;
     }
   }
   return true;
 }
 
-std::optional<Hardware> loadHardware(const std::string &nameOrPath, std::string *error) {
+std::optional<Hardware> loadHardware(const std::string &nameOrPath, Diagnostics &diags) {
   for (const Hardware &h : hardwarePresets())
     if (h.name == nameOrPath) return h;
   if (nameOrPath.size() < 5 || nameOrPath.substr(nameOrPath.size() - 5) != ".json") {
     std::string known;
     for (const Hardware &h : hardwarePresets()) known += (known.empty() ? "" : ", ") + h.name;
-    *error = "unknown device '" + nameOrPath + "' (presets: " + known + "; or a .json file)";
+    diags.error("unknown device '" + nameOrPath + "' (presets: " + known + "; or a .json file)");
     return std::nullopt;
   }
   std::ifstream in(nameOrPath);
   if (!in) {
-    *error = "cannot open '" + nameOrPath + "'";
+    diags.error("cannot open '" + nameOrPath + "'");
     return std::nullopt;
   }
   try {
     nlohmann::json j = nlohmann::json::parse(in);
     Hardware h;
     if (j.contains("base")) {
-      std::optional<Hardware> base = loadHardware(j["base"].get<std::string>(), error);
+      std::optional<Hardware> base = loadHardware(j["base"].get<std::string>(), diags);
       if (!base) return std::nullopt;
       h = *base;
     } else {
       h = gpu("custom", 100 * kT, 0, 10 * kT, 16, 1000, 100, 10, "user file");
     }
     h.source = nameOrPath;
-    if (!applyJson(h, j, error)) {
-      *error = nameOrPath + ": " + *error;
-      return std::nullopt;
-    }
+    if (!applyJson(h, j, nameOrPath, diags)) return std::nullopt;
     return h;
   } catch (const std::exception &e) {
-    *error = nameOrPath + ": " + e.what();
+    diags.error(e.what(), nameOrPath);
     return std::nullopt;
   }
 }

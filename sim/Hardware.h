@@ -21,6 +21,7 @@
 
 #include "ir/Sharding.h"
 #include "sim/DeviceParams.h"
+#include "support/Diagnostics.h"
 
 namespace autopart {
 
@@ -39,7 +40,7 @@ struct Hardware {
 const std::vector<Hardware> &hardwarePresets();
 // A preset name, or a JSON file (overrides on top of "base" or generic
 // defaults). nullopt with `error` set on failure.
-std::optional<Hardware> loadHardware(const std::string &nameOrPath, std::string *error);
+std::optional<Hardware> loadHardware(const std::string &nameOrPath, Diagnostics &diags);
 // The cost model's view of `hw` on `mesh`: per-axis links by placement.
 DeviceParams hardwareDeviceParams(const Hardware &hw, const Mesh &mesh);
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "sim/LocalSize.h"
 #include "analysis/ArgumentRoles.h"
+#include "sim/LocalSize.h"
 
 namespace autopart {
 

@@ -4,9 +4,9 @@
 #include <iomanip>
 #include <sstream>
 
-#include "support/Format.h"
 #include "sim/CollectiveCost.h"
 #include "sim/Memory.h"
+#include "support/Format.h"
 
 namespace autopart {
 namespace {

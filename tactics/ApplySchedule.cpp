@@ -94,7 +94,7 @@ void seedFromInput(const Module &m, OpId func, ShardingVector &state) {
 
 std::optional<nlohmann::json> applySchedule(const ScheduleContext &ctx, const TacticSchedule &schedule,
                                             ShardingVector &state, const AutoTacticFn &autoTactic,
-                                            std::string *error) {
+                                            Diagnostics &diags) {
   const Module &m = ctx.m;
   std::vector<ArgumentInfo> infos = classifyArguments(m, ctx.func);
   auto current = [&](ValueId v) -> const TensorSharding * { return state[v] ? &*state[v] : nullptr; };
@@ -103,10 +103,10 @@ std::optional<nlohmann::json> applySchedule(const ScheduleContext &ctx, const Ta
   for (const Tactic &t : schedule.tactics) {
     if (t.kind == TacticKind::Auto) {
       if (!autoTactic) {
-        *error = "tactic '" + t.spelling + "' needs the search, which this driver does not provide";
+        diags.error("tactic '" + t.spelling + "' needs the search, which this driver does not provide");
         return std::nullopt;
       }
-      std::optional<nlohmann::json> entry = autoTactic(ctx, t, state, error);
+      std::optional<nlohmann::json> entry = autoTactic(ctx, t, state, diags);
       if (!entry) return std::nullopt;
       report.push_back(std::move(*entry));
       continue;

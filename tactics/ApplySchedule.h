@@ -38,9 +38,9 @@ struct ScheduleContext {
 };
 
 // Applies one `auto` tactic to `state`; returns its report entry or sets
-// `error` (e.g. no search in this build) and returns nullopt.
+// `diags` (e.g. no search in this build) and returns nullopt.
 using AutoTacticFn = std::function<std::optional<nlohmann::json>(
-    const ScheduleContext &, const Tactic &, ShardingVector &state, std::string *error)>;
+    const ScheduleContext &, const Tactic &, ShardingVector &state, Diagnostics &diags)>;
 
 // Shardings the input already carries on the entry function's arguments;
 // tactics treat them as fixed.
@@ -48,10 +48,10 @@ void seedFromInput(const Module &m, OpId func, ShardingVector &state);
 
 // Runs every tactic in order on `state` (indexed by ValueId). Returns one
 // JSON report entry per tactic ({tactic, kind, axis, sharded: [{argument,
-// dim}], skipped, dims_sharded, dims_skipped}); nullopt with `error` set
+// dim}], skipped, dims_sharded, dims_skipped}); nullopt with the reason in `diags`
 // when a tactic cannot run.
 std::optional<nlohmann::json> applySchedule(const ScheduleContext &ctx, const TacticSchedule &schedule,
                                             ShardingVector &state, const AutoTacticFn &autoTactic,
-                                            std::string *error);
+                                            Diagnostics &diags);
 
 }  // namespace autopart

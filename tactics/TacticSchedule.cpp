@@ -188,10 +188,7 @@ nlohmann::json yamlToJson(const YAML::Node &n) {
   }
 }
 
-}  // namespace
-
-std::optional<TacticSchedule> parseTacticSchedule(const std::string &spec, const Mesh &mesh,
-                                                  std::string *error) {
+std::optional<TacticSchedule> parseSchedule(const std::string &spec, const Mesh &mesh, std::string *error) {
   std::filesystem::path path(spec);
   std::string ext = path.extension().string();
   bool isFile = ext == ".json" || ext == ".yaml" || ext == ".yml";
@@ -230,6 +227,15 @@ std::optional<TacticSchedule> parseTacticSchedule(const std::string &spec, const
     *error = spec + ": empty tactic schedule";
     return std::nullopt;
   }
+  return s;
+}
+
+}  // namespace
+
+std::optional<TacticSchedule> parseTacticSchedule(const std::string &spec, const Mesh &mesh, Diagnostics &diags) {
+  std::string error;
+  std::optional<TacticSchedule> s = parseSchedule(spec, mesh, &error);
+  if (!s) diags.error(error);
   return s;
 }
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ir/Sharding.h"
+#include "support/Diagnostics.h"
 
 namespace autopart {
 
@@ -47,8 +48,7 @@ const char *tacticKindName(TacticKind k);
 std::string tacticName(const Tactic &t);
 
 // `spec` is an inline list or the path of a .json / .yaml / .yml file. Axes
-// are checked against `mesh`. Returns nullopt and sets `error` on failure.
-std::optional<TacticSchedule> parseTacticSchedule(const std::string &spec, const Mesh &mesh,
-                                                  std::string *error);
+// are checked against `mesh`. Returns nullopt with the reason in `diags` on failure.
+std::optional<TacticSchedule> parseTacticSchedule(const std::string &spec, const Mesh &mesh, Diagnostics &diags);
 
 }  // namespace autopart

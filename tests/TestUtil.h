@@ -33,4 +33,14 @@ inline std::vector<OpId> opsNamed(const Module &m, std::string_view name) {
   return out;
 }
 
+// The text of a generated program (gen/Models.h); a generator error fails
+// the test and gives an empty program.
+template <class Generate, class Config>
+std::string generatedText(Generate generate, const Config &config) {
+  Diagnostics diags;
+  auto result = generate(config, diags);
+  EXPECT_TRUE(result) << diags.errorText();
+  return result ? result->text : std::string();
+}
+
 }  // namespace autopart::testing

@@ -7,11 +7,11 @@
 #include <iostream>
 #include <regex>
 
-#include "support/Diagnostics.h"
 #include "asm/Parser.h"
-#include "ir/Pass.h"
 #include "asm/Printer.h"
+#include "ir/Pass.h"
 #include "support/AtomicFile.h"
+#include "support/Diagnostics.h"
 #include "tools/VerifyDiagnostics.h"
 
 using namespace autopart;

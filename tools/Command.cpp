@@ -9,9 +9,15 @@ std::vector<CommandInfo> &commandRegistry() {
   return r;
 }
 
-void printDiagnostics(Diagnostics &diags, const std::string &tool) {
-  for (const Diagnostic &d : diags.all())
-    std::cerr << (d.file.empty() ? tool + ": " : "") << d.str() << "\n";
+void printDiagnostics(Diagnostics &diags, const std::string &tool, const std::string &option) {
+  for (Diagnostic d : diags.all()) {
+    if (!d.file.empty()) {
+      std::cerr << d.str() << "\n";
+      continue;
+    }
+    if (!option.empty()) d.message = option + ": " + d.message;
+    std::cerr << tool << ": " << d.str() << "\n";
+  }
   diags.clear();
 }
 

@@ -36,8 +36,9 @@ struct CommandRegistration {
 };
 
 // Prints every diagnostic to stderr and clears them: located ones as
-// `file:line:col: error: ...`, the others as `<tool>: error: ...` (tool:
-// "autopart plan"), so a user sees which command complained.
-void printDiagnostics(Diagnostics &diags, const std::string &tool);
+// `file:line:col: error: ...`, the others as `<tool>: error: <option>: ...`
+// (tool: "autopart plan", option: "--device" or empty), so a user sees which
+// command and which flag complained.
+void printDiagnostics(Diagnostics &diags, const std::string &tool, const std::string &option = "");
 
 }  // namespace autopart

@@ -9,8 +9,8 @@
 #include <chrono>
 #include <iostream>
 
-#include "gen/Models.h"
 #include "asm/Parser.h"
+#include "gen/Models.h"
 #include "support/AtomicFile.h"
 #include "tools/Command.h"
 
@@ -54,14 +54,14 @@ int emit(const GenOptions &o, const std::string &kind, gen::GenResult r, double 
 template <typename Fn>
 int run(const GenOptions &o, const std::string &kind, Fn fn) {
   auto start = std::chrono::steady_clock::now();
-  try {
-    gen::GenResult r = fn();
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return emit(o, kind, std::move(r), s);
-  } catch (const gen::GenError &e) {
-    std::cerr << "autopart gen " << kind << ": error: " << e.what() << "\n";
+  Diagnostics diags;
+  std::optional<gen::GenResult> r = fn(diags);
+  if (!r) {
+    printDiagnostics(diags, "autopart gen " + kind);
     return 1;
   }
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return emit(o, kind, std::move(*r), s);
 }
 
 void commonOptions(CLI::App *app, GenOptions &o) {
@@ -143,9 +143,9 @@ CommandRegistration reg("gen", "Generate a benchmark training step (mlp, gpt, gn
   unet->callback([which] { *which = "unet"; });
 
   return [o, which, gpt, t5]() -> int {
-    if (*which == "mlp") return run(*o, "mlp", [&] { return gen::generateMlp(o->mlp); });
-    if (*which == "gnn") return run(*o, "gnn", [&] { return gen::generateGnn(o->gnn); });
-    if (*which == "unet") return run(*o, "unet", [&] { return gen::generateUnet(o->unet); });
+    if (*which == "mlp") return run(*o, "mlp", [&](Diagnostics &d) { return gen::generateMlp(o->mlp, d); });
+    if (*which == "gnn") return run(*o, "gnn", [&](Diagnostics &d) { return gen::generateGnn(o->gnn, d); });
+    if (*which == "unet") return run(*o, "unet", [&](Diagnostics &d) { return gen::generateUnet(o->unet, d); });
     if (*which == "t5") {
       gen::T5Config c = o->t5;
       if (!o->preset.empty()) {
@@ -176,7 +176,7 @@ CommandRegistration reg("gen", "Generate a benchmark training step (mlp, gpt, gn
         if (!t5->count("--encoder-layers")) c.encoderLayers = o->t5Layers;
         if (!t5->count("--decoder-layers")) c.decoderLayers = o->t5Layers;
       }
-      return run(*o, "t5", [&] { return gen::generateT5(c); });
+      return run(*o, "t5", [&](Diagnostics &d) { return gen::generateT5(c, d); });
     }
     gen::GptConfig c = o->gpt;
     if (!o->preset.empty()) {
@@ -204,7 +204,7 @@ CommandRegistration reg("gen", "Generate a benchmark training step (mlp, gpt, gn
       c.ffn = o->ffn;
     else if (!o->preset.empty() || gpt->count("--d-model"))
       c.ffn = 4 * c.dModel;
-    return run(*o, "gpt", [&] { return gen::generateGpt(c); });
+    return run(*o, "gpt", [&](Diagnostics &d) { return gen::generateGpt(c, d); });
   };
 });
 

@@ -9,18 +9,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/ArgumentRoles.h"
 #include "analysis/NamedDimensions.h"
-#include "support/AtomicFile.h"
 #include "export/AnnotateModule.h"
 #include "export/ExportShardings.h"
+#include "export/PartitionSpecs.h"
 #include "export/PreserveText.h"
+#include "search/AutoTactic.h"
 #include "sim/Hardware.h"
 #include "sim/ShardingMap.h"
 #include "sim/SimulationReport.h"
-#include "export/PartitionSpecs.h"
-#include "search/AutoTactic.h"
+#include "support/AtomicFile.h"
 #include "tactics/ApplySchedule.h"
-#include "analysis/ArgumentRoles.h"
 #include "tactics/NamePropagation.h"
 #include "tactics/TacticRegistry.h"
 #include "tactics/TacticSchedule.h"
@@ -47,13 +47,13 @@ struct PlanOptions {
 int runPlan(const PlanOptions &o) {
   std::unique_ptr<Module> m = loadModule(o.file);
   if (!m) return 1;
-  std::string err;
+  Diagnostics diags;
   std::string meshName;
   std::optional<Mesh> mesh = resolveMesh(*m, o.mesh, "plan", &meshName);
   if (!mesh) return 1;
-  std::optional<TacticSchedule> schedule = parseTacticSchedule(o.tactics, *mesh, &err);
+  std::optional<TacticSchedule> schedule = parseTacticSchedule(o.tactics, *mesh, diags);
   if (!schedule) {
-    std::cerr << "autopart plan: error: --tactics: " << err << "\n";
+    printDiagnostics(diags, "autopart plan", "--tactics");
     return 1;
   }
   OpId func = findPlannableEntry(*m, o.function, "plan");
@@ -67,13 +67,12 @@ int runPlan(const PlanOptions &o) {
   };
   // Shardings already in the input are fixed constraints: tactics build on them.
   seedFromInput(*m, func, state);
-  Diagnostics diags;
   NamedDimensions names = analyzeNamedDimensions(*m, {}, &diags);
   printDiagnostics(diags, "autopart plan");
   ScheduleContext ctx{*m, func, *mesh, meshName, names};
-  std::optional<nlohmann::json> applied = applySchedule(ctx, *schedule, state, makeAutoTactic({o.device, {}}), &err);
+  std::optional<nlohmann::json> applied = applySchedule(ctx, *schedule, state, makeAutoTactic({o.device, {}}), diags);
   if (!applied) {
-    std::cerr << "autopart plan: error: " << err << "\n";
+    printDiagnostics(diags, "autopart plan");
     return 2;
   }
   nlohmann::json report = std::move(*applied);
@@ -82,9 +81,8 @@ int runPlan(const PlanOptions &o) {
   annotate.meshName = meshName;
   annotatePlan(*m, func, *mesh, annotate, current);
   if (o.gspmd) {
-    ExportError gerr;
-    if (!exportGspmdShardings(*m, ExportOptions{}, &gerr)) {
-      std::cerr << m->where(gerr.op) << ": error: " << gerr.message << "\n";
+    if (!exportGspmdShardings(*m, ExportOptions{}, diags)) {
+      printDiagnostics(diags, "autopart plan");
       return 1;
     }
   }
@@ -127,9 +125,9 @@ int runPlan(const PlanOptions &o) {
     std::cerr << "\n";
   }
   if (o.report) {
-    std::optional<Hardware> hw = loadHardware(o.device, &err);
+    std::optional<Hardware> hw = loadHardware(o.device, diags);
     if (!hw) {
-      std::cerr << "autopart plan: error: --device: " << err << "\n";
+      printDiagnostics(diags, "autopart plan", "--device");
       return 1;
     }
     // The report reads the plan from the annotated module, as `autopart

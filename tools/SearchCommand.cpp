@@ -11,12 +11,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "support/Format.h"
 #include "asm/Printer.h"
 #include "export/AnnotateModule.h"
 #include "export/PreserveText.h"
 #include "search/SearchMethod.h"
 #include "sim/Hardware.h"
+#include "support/Format.h"
 #include "tactics/ApplySchedule.h"
 #include "tools/Command.h"
 #include "tools/LoadModule.h"
@@ -89,9 +89,10 @@ int runSearch(const SearchOptions &o) {
   std::string meshName;
   std::optional<Mesh> mesh = resolveMesh(*m, o.mesh, "search", &meshName);
   if (!mesh) return 1;
-  std::optional<Hardware> hw = loadHardware(o.device, &err);
+  Diagnostics hwDiags;
+  std::optional<Hardware> hw = loadHardware(o.device, hwDiags);
   if (!hw) {
-    std::cerr << "autopart search: error: --device: " << err << "\n";
+    printDiagnostics(hwDiags, "autopart search", "--device");
     return 1;
   }
   OpId func = findPlannableEntry(*m, o.function, "search");

@@ -43,10 +43,10 @@ int runSimulate(const SimulateOptions &o) {
     shardings.addMesh(name, mesh);
   }
 
-  std::string hwError;
-  std::optional<Hardware> hw = loadHardware(o.device, &hwError);
+  Diagnostics hwDiags;
+  std::optional<Hardware> hw = loadHardware(o.device, hwDiags);
   if (!hw) {
-    std::cerr << "autopart simulate: error: --device: " << hwError << "\n";
+    printDiagnostics(hwDiags, "autopart simulate", "--device");
     return 1;
   }
   const Mesh *largest = nullptr;

@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/ArgumentRoles.h"
 #include "sim/Flops.h"
 #include "support/Format.h"
-#include "analysis/ArgumentRoles.h"
 #include "tools/Command.h"
 #include "tools/LoadModule.h"
 

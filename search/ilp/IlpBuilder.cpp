@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <numeric>
 
+#include "ir/FactorProjection.h"
 #include "rules/OpShardingRuleRegistry.h"
 #include "search/AxisPlacements.h"
 #include "sim/CollectiveCost.h"
 #include "sim/CommonFactorSharding.h"
 #include "sim/CostModel.h"
-#include "ir/FactorProjection.h"
 #include "sim/Flops.h"
 #include "sim/LocalSize.h"
 

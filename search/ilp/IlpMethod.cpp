@@ -4,8 +4,8 @@
 // ILP's own objective is reported in the note.
 #include <sstream>
 
-#include "search/ilp/IlpBaseline.h"
 #include "search/SearchMethod.h"
+#include "search/ilp/IlpBaseline.h"
 
 namespace autopart {
 namespace {

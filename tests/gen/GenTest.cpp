@@ -5,9 +5,9 @@
 
 #include <sstream>
 
+#include "analysis/ArgumentRoles.h"
 #include "analysis/NamedDimensions.h"
 #include "gen/Models.h"
-#include "analysis/ArgumentRoles.h"
 
 #include "tests/TestUtil.h"
 
@@ -27,7 +27,10 @@ TEST(Gen, MlpParsesWithRolesAndParameterCount) {
   c.width = 32;
   c.layers = 2;
   c.classes = 5;
-  gen::GenResult r = gen::generateMlp(c);
+  Diagnostics diags;
+  std::optional<gen::GenResult> generated = gen::generateMlp(c, diags);
+  ASSERT_TRUE(generated) << diags.errorText();
+  gen::GenResult r = std::move(*generated);
   EXPECT_EQ(r.numParams, 12 * 32 + 32 + 32 * 32 + 32 + 32 * 5 + 5);
   auto m = testing::parse(r.text, "gen.mlir");
   ASSERT_TRUE(m);
@@ -55,7 +58,10 @@ TEST(Gen, GptParsesWithAttentionConflictAndParameterCount) {
   c.seq = 16;
   c.batch = 4;
   c.vocab = 64;
-  gen::GenResult r = gen::generateGpt(c);
+  Diagnostics diags;
+  std::optional<gen::GenResult> generated = gen::generateGpt(c, diags);
+  ASSERT_TRUE(generated) << diags.errorText();
+  gen::GenResult r = std::move(*generated);
   const int64_t M = 32, F = 128, HD = 32;
   int64_t perLayer = 4 * M + 3 * M * HD + HD * M + M * F + F + F * M + M;
   EXPECT_EQ(r.numParams, 64 * M + 16 * M + 2 * perLayer + 2 * M);
@@ -96,7 +102,10 @@ TEST(Gen, GnnGathersAndScattersOverEdges) {
   c.hidden = 16;
   c.layers = 2;
   c.classes = 4;
-  gen::GenResult r = gen::generateGnn(c);
+  Diagnostics diags;
+  std::optional<gen::GenResult> generated = gen::generateGnn(c, diags);
+  ASSERT_TRUE(generated) << diags.errorText();
+  gen::GenResult r = std::move(*generated);
   EXPECT_EQ(r.numParams, (8 * 16 * 2) + (16 * 16 * 2) + 16 * 4 + 4);
   auto m = testing::parse(r.text, "gen.mlir");
   ASSERT_TRUE(m);
@@ -141,7 +150,10 @@ TEST(Gen, T5HasEncoderDecoderCrossAttentionAndParameterCount) {
   c.batch = 2;
   c.vocab = 50;
   c.dtype = "f32";
-  gen::GenResult r = gen::generateT5(c);
+  Diagnostics diags;
+  std::optional<gen::GenResult> generated = gen::generateT5(c, diags);
+  ASSERT_TRUE(generated) << diags.errorText();
+  gen::GenResult r = std::move(*generated);
   // Embedding; per encoder layer two RMSNorm scales, q/k/v/o, the MLP
   // without biases; per decoder layer three scales, self- and
   // cross-attention, the MLP; a final scale per stack.
@@ -180,7 +192,10 @@ TEST(Gen, T5PresetsHaveThePaperSizes) {
   EXPECT_EQ(small->encSeq, 512);
   EXPECT_EQ(small->decSeq, 128);
   EXPECT_EQ(small->batch, 128);
-  gen::GenResult r = gen::generateT5(*small);
+  Diagnostics diags;
+  std::optional<gen::GenResult> generated = gen::generateT5(*small, diags);
+  ASSERT_TRUE(generated) << diags.errorText();
+  gen::GenResult r = std::move(*generated);
   // 60,506,112: the released t5-small's 60.5M less its two 32 x 8
   // relative position bias tables.
   const int64_t M = 512, F = 2048, V = 32128;
@@ -202,7 +217,10 @@ TEST(Gen, UnetConvolutionsAndTheirGradients) {
   c.channels = 3;
   c.baseWidth = 4;
   c.levels = 2;
-  gen::GenResult r = gen::generateUnet(c);
+  Diagnostics diags;
+  std::optional<gen::GenResult> generated = gen::generateUnet(c, diags);
+  ASSERT_TRUE(generated) << diags.errorText();
+  gen::GenResult r = std::move(*generated);
   auto conv = [](int64_t k, int64_t in, int64_t out) { return k * k * in * out + out; };
   int64_t expected = conv(3, 3, 4) + conv(3, 4, 4) + conv(3, 4, 4)   // encoder 0 (and its downsampling)
                      + conv(3, 4, 8) + conv(3, 8, 8) + conv(3, 8, 8)  // encoder 1
@@ -251,21 +269,25 @@ TEST(Gen, ConvolutionShapesAreChecked) {
   EXPECT_THROW(e.convolution(x, k9, big), gen::GenError);  // window larger than the unpadded input
   EXPECT_EQ(e.convolution(x, k, gen::ConvSpec{}).shape, (gen::Shape{2, 6, 6, 5}));
   EXPECT_THROW(e.slice(x, {0, 0, 0, 0}, {2, 9, 8, 3}), gen::GenError);
+  Diagnostics diags;
   gen::UnetConfig u;
   u.height = 60;  // not divisible by 2^3
-  EXPECT_THROW(gen::generateUnet(u), gen::GenError);
+  EXPECT_FALSE(gen::generateUnet(u, diags));
+  EXPECT_NE(diags.errorText().find("unet: height and width must be divisible by 2^levels"), std::string::npos);
   gen::T5Config t;
   t.decSeq = 0;
-  EXPECT_THROW(gen::generateT5(t), gen::GenError);
+  EXPECT_FALSE(gen::generateT5(t, diags));
+  EXPECT_NE(diags.errorText().find("t5: sizes must be positive"), std::string::npos);
 }
 
 TEST(Gen, InconsistentSizesAreErrors) {
+  Diagnostics diags;
   gen::GptConfig c;
   c.heads = 0;
-  EXPECT_THROW(gen::generateGpt(c), gen::GenError);
+  EXPECT_FALSE(gen::generateGpt(c, diags));
   gen::MlpConfig m;
   m.width = -1;
-  EXPECT_THROW(gen::generateMlp(m), gen::GenError);
+  EXPECT_FALSE(gen::generateMlp(m, diags));
   gen::StablehloEmitter e("f32");
   gen::Tensor a = e.arg({2, 3}, "a"), b = e.arg({4, 5}, "b");
   EXPECT_THROW(e.dot(a, b, {}, {}, {1}, {0}), gen::GenError);  // 3 vs 4

@@ -2,13 +2,14 @@
 // with the baselines (SearchState::bestImprovingAction).
 #include "search/Refine.h"
 
+#include "analysis/ArgumentRoles.h"
 #include "gen/Models.h"
 #include "search/Baselines.h"
 #include "search/Mcts.h"
 #include "search/SearchMethod.h"
 #include "sim/Hardware.h"
-#include "analysis/ArgumentRoles.h"
 
+#include "tests/TestUtil.h"
 #include "tests/search/SearchFixtures.h"
 
 namespace autopart {
@@ -29,9 +30,9 @@ struct Case {
                 int64_t model = 4)
       : m(parseProgram(program)), names(analyzeNamedDimensions(*m)) {
     mesh.axes = {{"data", data}, {"model", model}};
-    std::string err;
-    std::optional<Hardware> hw = loadHardware(preset, &err);
-    EXPECT_TRUE(hw) << err;
+    Diagnostics diags;
+    std::optional<Hardware> hw = loadHardware(preset, diags);
+    EXPECT_TRUE(hw) << diags.errorText();
     device = hardwareDeviceParams(*hw, mesh);
     space = ActionSpace::build(*m, m->findEntryFunction(), names, mesh, "mesh", {}, ShardingVector(m->values.size()));
   }
@@ -81,7 +82,7 @@ TEST(Refine, AnnealingEscapesTheDescentOptimum) {
   gen::UnetConfig u;
   u.levels = 1;
   u.height = u.width = 32;
-  Case c(gen::generateUnet(u).text, "tpu-v5e");
+  Case c(autopart::testing::generatedText(gen::generateUnet, u), "tpu-v5e");
   MctsOptions o;
   o.iterations = 50;
   o.seconds = 120;
@@ -190,13 +191,13 @@ TEST(SearchState, BestImprovingActionLeavesTheStateAndHonoursExcept) {
 // removal improves towards. The polish's axis swap must find it: the
 // name-level result is no worse than that plan descended greedily.
 TEST(Mcts, PolishSwapsAxes) {
-  std::unique_ptr<Module> m = parseProgram(gen::generateT5(gen::T5Config{}).text);
+  std::unique_ptr<Module> m = parseProgram(autopart::testing::generatedText(gen::generateT5, gen::T5Config{}));
   NamedDimensions names = analyzeNamedDimensions(*m);
   Mesh mesh;
   mesh.axes = {{"data", 2}, {"model", 4}};
-  std::string err;
-  std::optional<Hardware> hw = loadHardware("tpu-v5e", &err);
-  ASSERT_TRUE(hw) << err;
+  Diagnostics diags;
+  std::optional<Hardware> hw = loadHardware("tpu-v5e", diags);
+  ASSERT_TRUE(hw) << diags.errorText();
   DeviceParams device = hardwareDeviceParams(*hw, mesh);
   ActionSpace space =
       ActionSpace::build(*m, m->findEntryFunction(), names, mesh, "mesh", {}, ShardingVector(m->values.size()));

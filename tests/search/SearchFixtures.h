@@ -83,13 +83,13 @@ inline std::unique_ptr<Module> parseProgram(const std::string &text) {
 // An expert tactic schedule's plan, as the plan command computes it.
 inline ShardingVector expertPlan(const Module &m, const NamedDimensions &names, const Mesh &mesh,
                                  const std::string &tactics) {
-  std::string err;
-  std::optional<TacticSchedule> schedule = parseTacticSchedule(tactics, mesh, &err);
-  EXPECT_TRUE(schedule) << err;
+  Diagnostics diags;
+  std::optional<TacticSchedule> schedule = parseTacticSchedule(tactics, mesh, diags);
+  EXPECT_TRUE(schedule) << diags.errorText();
   ShardingVector state(m.values.size());
   OpId func = m.findEntryFunction();
   ScheduleContext ctx{m, func, mesh, "mesh", names};
-  EXPECT_TRUE(applySchedule(ctx, *schedule, state, AutoTacticFn{}, &err)) << err;
+  EXPECT_TRUE(applySchedule(ctx, *schedule, state, AutoTacticFn{}, diags)) << diags.errorText();
   return state;
 }
 

@@ -25,9 +25,9 @@ Mesh parseMesh(const std::vector<std::pair<std::string, int64_t>> &axes) {
 }
 
 DeviceParams preset(const Mesh &mesh, const char *name = "h100-80gb") {
-  std::string err;
-  std::optional<Hardware> hw = loadHardware(name, &err);
-  EXPECT_TRUE(hw) << err;
+  Diagnostics diags;
+  std::optional<Hardware> hw = loadHardware(name, diags);
+  EXPECT_TRUE(hw) << diags.errorText();
   return hardwareDeviceParams(*hw, mesh);
 }
 
@@ -187,16 +187,16 @@ TEST(Mcts, NothingFitsGivesTheSmallestPlan) {
 
 TEST(AutoTactic, ComposesWithManualTactics) {
   Fixture fx(mlpStep(4096, 8192, 32768, "bf16"), parseMesh({{"data", 2}, {"model", 4}}));
-  std::string err;
-  std::optional<TacticSchedule> s = parseTacticSchedule("dp,auto", fx.mesh, &err);
-  ASSERT_TRUE(s) << err;
+  Diagnostics diags;
+  std::optional<TacticSchedule> s = parseTacticSchedule("dp,auto", fx.mesh, diags);
+  ASSERT_TRUE(s) << diags.errorText();
   ShardingVector dpOnly = testing::expertPlan(*fx.m, fx.names, fx.mesh, "dp");
   ShardingVector state(fx.m->values.size());
   ScheduleContext ctx{*fx.m, fx.m->findEntryFunction(), fx.mesh, "mesh", fx.names};
   AutoTacticOptions o;
   o.budget.iterations = 300;
-  std::optional<nlohmann::json> report = applySchedule(ctx, *s, state, makeAutoTactic(o), &err);
-  ASSERT_TRUE(report) << err;
+  std::optional<nlohmann::json> report = applySchedule(ctx, *s, state, makeAutoTactic(o), diags);
+  ASSERT_TRUE(report) << diags.errorText();
   ASSERT_EQ(report->size(), 2u);
   EXPECT_EQ((*report)[1]["kind"], "auto");
   // auto builds on dp: every axis dp placed is still there.

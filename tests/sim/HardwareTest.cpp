@@ -9,20 +9,20 @@ using namespace autopart;
 namespace {
 
 TEST(HardwareTest, PresetsCarryDatasheetNumbers) {
-  std::string err;
-  auto h100 = loadHardware("h100-80gb", &err);
-  ASSERT_TRUE(h100) << err;
+  Diagnostics diags;
+  auto h100 = loadHardware("h100-80gb", diags);
+  ASSERT_TRUE(h100) << diags.errorText();
   EXPECT_DOUBLE_EQ(h100->peakFlops.at("bf16"), 989e12);
   EXPECT_DOUBLE_EQ(h100->hbmBandwidth, 3350e9);
-  auto v5p = loadHardware("tpu-v5p", &err);
-  ASSERT_TRUE(v5p) << err;
+  auto v5p = loadHardware("tpu-v5p", diags);
+  ASSERT_TRUE(v5p) << diags.errorText();
   EXPECT_DOUBLE_EQ(v5p->peakFlops.at("bf16"), 459e12);
   EXPECT_EQ(hardwarePresets().size(), 5u);
 }
 
 TEST(HardwareTest, GpuAxesInsideANodeUseNvlink) {
-  std::string err;
-  auto h100 = loadHardware("h100-80gb", &err);
+  Diagnostics diags;
+  auto h100 = loadHardware("h100-80gb", diags);
   ASSERT_TRUE(h100);
   Mesh mesh{{{"data", 16}, {"model", 8}}, {}};
   DeviceParams p = hardwareDeviceParams(*h100, mesh);
@@ -33,28 +33,28 @@ TEST(HardwareTest, GpuAxesInsideANodeUseNvlink) {
 TEST(HardwareTest, JsonOverridesABase) {
   std::string path = testing::TempDir() + "/dev.json";
   std::ofstream(path) << R"({"base": "a100-80gb", "name": "slow", "inter_node": {"bandwidth_gbps": 12.5}})";
-  std::string err;
-  auto h = loadHardware(path, &err);
-  ASSERT_TRUE(h) << err;
+  Diagnostics diags;
+  auto h = loadHardware(path, diags);
+  ASSERT_TRUE(h) << diags.errorText();
   EXPECT_EQ(h->name, "slow");
   EXPECT_DOUBLE_EQ(h->interNode.bandwidth, 12.5e9);
   EXPECT_TRUE(h->interNode.treeAllReduce);  // kept from the base
   EXPECT_FALSE(h->intraNode.treeAllReduce);
   std::ofstream(path) << R"({"base": "a100-80gb", "inter_node": {"tree_all_reduce": false}})";
-  h = loadHardware(path, &err);
-  ASSERT_TRUE(h) << err;
+  h = loadHardware(path, diags);
+  ASSERT_TRUE(h) << diags.errorText();
   EXPECT_FALSE(h->interNode.treeAllReduce);
   EXPECT_DOUBLE_EQ(h->peakFlops.at("bf16"), 312e12);
 }
 
 TEST(HardwareTest, UnknownNamesAndFieldsAreErrors) {
-  std::string err;
-  EXPECT_FALSE(loadHardware("h200", &err));
-  EXPECT_NE(err.find("unknown device 'h200'"), std::string::npos) << err;
+  Diagnostics diags;
+  EXPECT_FALSE(loadHardware("h200", diags));
+  EXPECT_NE(diags.errorText().find("unknown device 'h200'"), std::string::npos) << diags.errorText();
   std::string path = testing::TempDir() + "/bad.json";
   std::ofstream(path) << R"({"hbm_tb": 3})";
-  EXPECT_FALSE(loadHardware(path, &err));
-  EXPECT_NE(err.find("unknown field 'hbm_tb'"), std::string::npos) << err;
+  EXPECT_FALSE(loadHardware(path, diags));
+  EXPECT_NE(diags.errorText().find("unknown field 'hbm_tb'"), std::string::npos) << diags.errorText();
 }
 
 }  // namespace

@@ -2,8 +2,8 @@
 // two tensor-parallel layouts, collectives and bytes computed by hand.
 #include "sim/ReshardPlan.h"
 
-#include "sim/CostModel.h"
 #include "rules/OpShardingRuleRegistry.h"
+#include "sim/CostModel.h"
 #include "tests/sim/SimTestUtil.h"
 
 namespace autopart {

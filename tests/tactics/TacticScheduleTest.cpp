@@ -12,9 +12,9 @@ namespace {
 Mesh dataModel() { return Mesh{{{"data", 8}, {"model", 4}}, {}}; }
 
 TEST(TacticScheduleTest, InlineNamesUseDefaultAxes) {
-  std::string err;
-  auto s = parseTacticSchedule("dp,megatron", dataModel(), &err);
-  ASSERT_TRUE(s) << err;
+  Diagnostics diags;
+  auto s = parseTacticSchedule("dp,megatron", dataModel(), diags);
+  ASSERT_TRUE(s) << diags.errorText();
   ASSERT_EQ(s->tactics.size(), 2u);
   EXPECT_EQ(s->tactics[0].kind, TacticKind::Named);
   EXPECT_EQ(s->tactics[0].name, "dp");
@@ -25,36 +25,36 @@ TEST(TacticScheduleTest, InlineNamesUseDefaultAxes) {
 }
 
 TEST(TacticScheduleTest, InlineAxesAndAuto) {
-  std::string err;
-  auto s = parseTacticSchedule("fsdp:model, auto", dataModel(), &err);
-  ASSERT_TRUE(s) << err;
+  Diagnostics diags;
+  auto s = parseTacticSchedule("fsdp:model, auto", dataModel(), diags);
+  ASSERT_TRUE(s) << diags.errorText();
   EXPECT_EQ(s->tactics[0].axes, std::vector<std::string>{"model"});
   EXPECT_EQ(s->tactics[1].kind, TacticKind::Auto);
   EXPECT_EQ(s->tactics[1].axes, (std::vector<std::string>{"data", "model"}));
 }
 
 TEST(TacticScheduleTest, UnknownAxisIsAnError) {
-  std::string err;
-  EXPECT_FALSE(parseTacticSchedule("dp:rows", dataModel(), &err));
-  EXPECT_NE(err.find("'rows'"), std::string::npos) << err;
-  EXPECT_FALSE(parseTacticSchedule("pipeline", dataModel(), &err));
-  EXPECT_NE(err.find("unknown tactic 'pipeline'"), std::string::npos) << err;
+  Diagnostics diags;
+  EXPECT_FALSE(parseTacticSchedule("dp:rows", dataModel(), diags));
+  EXPECT_NE(diags.errorText().find("'rows'"), std::string::npos) << diags.errorText();
+  EXPECT_FALSE(parseTacticSchedule("pipeline", dataModel(), diags));
+  EXPECT_NE(diags.errorText().find("unknown tactic 'pipeline'"), std::string::npos) << diags.errorText();
 }
 
 TEST(TacticScheduleTest, UnknownNameListsTheRegisteredTactics) {
-  std::string err;
-  EXPECT_FALSE(parseTacticSchedule("dp,zero2", dataModel(), &err));
-  EXPECT_EQ(err, "unknown tactic 'zero2' (registered: " + registeredTacticNames() +
+  Diagnostics diags;
+  EXPECT_FALSE(parseTacticSchedule("dp,zero2", dataModel(), diags));
+  EXPECT_EQ(diags.all().back().message, "unknown tactic 'zero2' (registered: " + registeredTacticNames() +
                      "; also auto, and manual tactics in a JSON/YAML file)");
-  EXPECT_NE(err.find("dp, fsdp, megatron"), std::string::npos) << err;
-  EXPECT_FALSE(parseTacticSchedule("manual:model", dataModel(), &err));
-  EXPECT_NE(err.find("JSON/YAML file"), std::string::npos) << err;
+  EXPECT_NE(diags.errorText().find("dp, fsdp, megatron"), std::string::npos) << diags.errorText();
+  EXPECT_FALSE(parseTacticSchedule("manual:model", dataModel(), diags));
+  EXPECT_NE(diags.errorText().find("JSON/YAML file"), std::string::npos) << diags.errorText();
 }
 
 TEST(TacticScheduleTest, AliasesResolveToTheRegisteredName) {
-  std::string err;
-  auto s = parseTacticSchedule("batch, zero3, zero-1:model", dataModel(), &err);
-  ASSERT_TRUE(s) << err;
+  Diagnostics diags;
+  auto s = parseTacticSchedule("batch, zero3, zero-1:model", dataModel(), diags);
+  ASSERT_TRUE(s) << diags.errorText();
   ASSERT_EQ(s->tactics.size(), 3u);
   EXPECT_EQ(tacticName(s->tactics[0]), "dp");
   EXPECT_EQ(tacticName(s->tactics[1]), "fsdp");
@@ -69,9 +69,9 @@ TEST(TacticScheduleTest, YamlFileWithManualTactic) {
                          "- {tactic: zero1}\n"
                          "- axis: model\n"
                          "  inputs: {\"params/*/w1\": 1, \"params/*/w2\": 0}\n";
-  std::string err;
-  auto s = parseTacticSchedule(path, dataModel(), &err);
-  ASSERT_TRUE(s) << err;
+  Diagnostics diags;
+  auto s = parseTacticSchedule(path, dataModel(), diags);
+  ASSERT_TRUE(s) << diags.errorText();
   ASSERT_EQ(s->tactics.size(), 3u);
   EXPECT_EQ(tacticName(s->tactics[1]), "zero1");
   EXPECT_EQ(s->tactics[1].axes, std::vector<std::string>{"data"});
@@ -84,12 +84,12 @@ TEST(TacticScheduleTest, YamlFileWithManualTactic) {
 TEST(TacticScheduleTest, JsonFileRejectsUnknownKeys) {
   std::string path = testing::TempDir() + "/plan.json";
   std::ofstream(path) << R"([{"tactic": "fsdp", "axsi": "data"}])";
-  std::string err;
-  EXPECT_FALSE(parseTacticSchedule(path, dataModel(), &err));
-  EXPECT_NE(err.find("unknown key 'axsi'"), std::string::npos) << err;
+  Diagnostics diags;
+  EXPECT_FALSE(parseTacticSchedule(path, dataModel(), diags));
+  EXPECT_NE(diags.errorText().find("unknown key 'axsi'"), std::string::npos) << diags.errorText();
   std::ofstream(path) << R"([{"tactic": "zero2"}])";
-  EXPECT_FALSE(parseTacticSchedule(path, dataModel(), &err));
-  EXPECT_NE(err.find("unknown tactic 'zero2' (registered: " + registeredTacticNames() + ";"), std::string::npos) << err;
+  EXPECT_FALSE(parseTacticSchedule(path, dataModel(), diags));
+  EXPECT_NE(diags.errorText().find("unknown tactic 'zero2' (registered: " + registeredTacticNames() + ";"), std::string::npos) << diags.errorText();
 }
 
 }  // namespace

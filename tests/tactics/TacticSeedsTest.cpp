@@ -3,10 +3,10 @@
 // dimension 0 of everything the role heuristic calls data.
 #include <gtest/gtest.h>
 
+#include "analysis/ArgumentRoles.h"
 #include "analysis/NamedDimensions.h"
 #include "asm/Parser.h"
 #include "tactics/TacticSchedule.h"
-#include "analysis/ArgumentRoles.h"
 #include "tactics/TacticSeeds.h"
 
 namespace autopart {

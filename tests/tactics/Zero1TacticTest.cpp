@@ -29,14 +29,14 @@ Planned plan(const std::string &text, const std::string &tactics, const Mesh &me
   if (!p.m) return p;
   p.func = p.m->findEntryFunction();
   NamedDimensions names = analyzeNamedDimensions(*p.m);
-  std::string err;
-  std::optional<TacticSchedule> s = parseTacticSchedule(tactics, mesh, &err);
-  EXPECT_TRUE(s) << err;
+  Diagnostics diags;
+  std::optional<TacticSchedule> s = parseTacticSchedule(tactics, mesh, diags);
+  EXPECT_TRUE(s) << diags.errorText();
   if (!s) return p;
   p.state.resize(p.m->values.size());
   ScheduleContext ctx{*p.m, p.func, mesh, "mesh", names};
-  std::optional<nlohmann::json> r = applySchedule(ctx, *s, p.state, AutoTacticFn{}, &err);
-  EXPECT_TRUE(r) << err;
+  std::optional<nlohmann::json> r = applySchedule(ctx, *s, p.state, AutoTacticFn{}, diags);
+  EXPECT_TRUE(r) << diags.errorText();
   if (r) p.report = *r;
   return p;
 }
@@ -48,7 +48,7 @@ std::string mlpStep() {
   c.width = 64;
   c.layers = 1;
   c.classes = 8;
-  return gen::generateMlp(c).text;
+  return autopart::testing::generatedText(gen::generateMlp, c);
 }
 
 bool replicated(const std::optional<TensorSharding> &s) { return !s || s->isFullyReplicated(); }
@@ -67,9 +67,9 @@ TEST(Zero1Tactic, IsRegisteredWithItsAliasesAndTheDataAxis) {
   ASSERT_NE(z, nullptr);
   EXPECT_EQ(z->name, "zero1");
   EXPECT_EQ(z->reach, SeedReach::StateUpdate);
-  std::string err;
-  auto s = parseTacticSchedule("zero1", Mesh{{{"model", 4}, {"data", 2}}, {}}, &err);
-  ASSERT_TRUE(s) << err;
+  Diagnostics diags;
+  auto s = parseTacticSchedule("zero1", Mesh{{{"model", 4}, {"data", 2}}, {}}, diags);
+  ASSERT_TRUE(s) << diags.errorText();
   EXPECT_EQ(s->tactics[0].axes, std::vector<std::string>{"data"});
 }
 

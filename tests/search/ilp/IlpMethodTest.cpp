@@ -8,6 +8,7 @@
 #include "sim/Hardware.h"
 #include "tactics/ApplySchedule.h"
 
+#include "tests/TestUtil.h"
 #include "tests/search/SearchFixtures.h"
 
 namespace autopart {
@@ -18,9 +19,9 @@ void checkIlpBeatsReplicated(const std::string &program) {
   NamedDimensions names = analyzeNamedDimensions(*m);
   Mesh mesh;
   mesh.axes = {{"data", 4}, {"model", 2}};
-  std::string err;
-  std::optional<Hardware> hw = loadHardware("h100-80gb", &err);
-  ASSERT_TRUE(hw) << err;
+  Diagnostics diags;
+  std::optional<Hardware> hw = loadHardware("h100-80gb", diags);
+  ASSERT_TRUE(hw) << diags.errorText();
   SearchProblem p{*m, m->findEntryFunction(), mesh, "mesh", names, hardwareDeviceParams(*hw, mesh),
                   ShardingVector(m->values.size()), {}};
   const SearchMethodInfo *ilp = findSearchMethod("ilp");
@@ -50,13 +51,13 @@ TEST(IlpMethod, TransformerBlockNoWorseThanReplicated) {
 TEST(IlpMethod, AutoNoSlowerOnT5Step) {
   gen::T5Config c;
   c.encoderLayers = c.decoderLayers = 1;
-  std::unique_ptr<Module> m = testing::parseProgram(gen::generateT5(c).text);
+  std::unique_ptr<Module> m = testing::parseProgram(autopart::testing::generatedText(gen::generateT5, c));
   NamedDimensions names = analyzeNamedDimensions(*m);
   Mesh mesh;
   mesh.axes = {{"data", 8}};
-  std::string err;
-  std::optional<Hardware> hw = loadHardware("tpu-v5e", &err);
-  ASSERT_TRUE(hw) << err;
+  Diagnostics diags;
+  std::optional<Hardware> hw = loadHardware("tpu-v5e", diags);
+  ASSERT_TRUE(hw) << diags.errorText();
   SearchProblem p{*m, m->findEntryFunction(), mesh, "mesh", names, hardwareDeviceParams(*hw, mesh),
                   ShardingVector(m->values.size()), {}};
   SearchBudget budget;
