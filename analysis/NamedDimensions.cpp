@@ -5,29 +5,11 @@
 #include <unordered_map>
 
 #include "rules/RuleCache.h"
+#include "support/UnionFind.h"
 
 namespace autopart {
 
 namespace {
-
-class UnionFind {
-public:
-  explicit UnionFind(size_t n) : parent_(n) {
-    for (size_t i = 0; i < n; ++i) parent_[i] = uint32_t(i);
-  }
-  uint32_t find(uint32_t x) {
-    while (parent_[x] != x) x = parent_[x] = parent_[parent_[x]];
-    return x;
-  }
-  void join(uint32_t a, uint32_t b) {
-    a = find(a);
-    b = find(b);
-    if (a != b) parent_[std::max(a, b)] = std::min(a, b);
-  }
-
-private:
-  std::vector<uint32_t> parent_;
-};
 
 int64_t rankOf(const Module &m, ValueId v) {
   TypeId t = m.type(v);

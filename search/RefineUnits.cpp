@@ -9,6 +9,7 @@
 #include "rules/OpShardingRuleRegistry.h"
 #include "search/AxisPlacements.h"
 #include "search/Mix.h"
+#include "support/UnionFind.h"
 
 namespace autopart {
 
@@ -112,26 +113,6 @@ std::vector<uint64_t> addUnitClasses(const std::vector<uint64_t> &sig, RefineUni
   return unitSig;
 }
 
-// Union-find over units, the lower unit as the root.
-class UnitForest {
-public:
-  explicit UnitForest(size_t n) : parent_(n) {
-    for (uint32_t u = 0; u < n; ++u) parent_[u] = u;
-  }
-  uint32_t find(uint32_t u) {
-    while (parent_[u] != u) u = parent_[u] = parent_[parent_[u]];
-    return u;
-  }
-  void join(uint32_t a, uint32_t b) {
-    a = find(a);
-    b = find(b);
-    if (a != b) parent_[std::max(a, b)] = std::min(a, b);
-  }
-
-private:
-  std::vector<uint32_t> parent_;
-};
-
 // Arguments an op other than an elementwise follower reads (a parameter the
 // forward pass computes with).
 std::vector<bool> argumentsComputedWith(const Module &m, const std::vector<OpId> &ops) {
@@ -157,7 +138,7 @@ void addGroupClasses(const Module &m, const std::vector<OpId> &ops, const std::v
   // whole only the returned new value is gathered, once.
   std::vector<bool> computedWith = argumentsComputedWith(m, ops);
   auto headComputedWith = [&](int32_t unit) { return bool(computedWith[out.units[size_t(unit)].values[0]]); };
-  UnitForest forest(out.units.size());
+  UnionFind forest(out.units.size());
   for (OpId op : ops) {
     if (m.numResults(op) != 1 || m.numRegions(op) != 0) continue;
     ValueId res = m.result(op);
