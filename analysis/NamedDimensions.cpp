@@ -23,6 +23,62 @@ OpId regionReturn(const Module &m, RegionId r) {
   return m.blocks[reg.blocks.back()].ops.back();
 }
 
+// Ties the values a data-flow op passes through unchanged (its operands,
+// block arguments, returned values and results), as Shardy's data-flow
+// edges do: `tie(a, b)` for each pair that must share a sharding.
+template <class Tie>
+void forEachDataFlowTie(const Module &m, OpId op, DataFlow flow, Tie &&tie) {
+  if (flow == DataFlow::Call) {
+    OpId f = m.lookupFunc(m.attr(op, "callee"));
+    if (f == kNone) return;
+    FuncView fv{m, f};
+    std::span<const ValueId> args = fv.args();
+    for (size_t i = 0; i < args.size() && i < m.numOperands(op); ++i) tie(m.operand(op, uint32_t(i)), args[i]);
+    OpId ret = fv.returnOp();
+    if (ret != kNone)
+      for (uint32_t i = 0; i < m.numOperands(ret) && i < m.numResults(op); ++i)
+        tie(m.operand(ret, i), m.result(op, i));
+    return;
+  }
+  if (flow == DataFlow::Loop || flow == DataFlow::Barrier) {
+    for (uint32_t i = 0; i < m.numOperands(op) && i < m.numResults(op); ++i)
+      tie(m.operand(op, i), m.result(op, i));
+    for (uint32_t r = 0; r < m.numRegions(op); ++r) {
+      RegionId reg = m.region(op, r);
+      if (m.regions[reg].blocks.empty()) continue;
+      const std::vector<ValueId> &args = m.blocks[m.regions[reg].blocks[0]].args;
+      for (uint32_t i = 0; i < args.size() && i < m.numResults(op); ++i) tie(args[i], m.result(op, i));
+      if (r == 1) {  // the body returns the next iteration's values
+        OpId ret = regionReturn(m, reg);
+        if (ret != kNone)
+          for (uint32_t i = 0; i < m.numOperands(ret) && i < m.numResults(op); ++i)
+            tie(m.operand(ret, i), m.result(op, i));
+      }
+    }
+    return;
+  }
+  if (flow == DataFlow::Branch) {
+    for (uint32_t r = 0; r < m.numRegions(op); ++r) {
+      OpId ret = regionReturn(m, m.region(op, r));
+      if (ret == kNone) continue;
+      for (uint32_t i = 0; i < m.numOperands(ret) && i < m.numResults(op); ++i)
+        tie(m.operand(ret, i), m.result(op, i));
+    }
+    return;
+  }
+  if (flow == DataFlow::Computation) {
+    if (m.numRegions(op) == 0) return;
+    RegionId reg = m.region(op, 0);
+    if (m.regions[reg].blocks.empty()) return;
+    const std::vector<ValueId> &args = m.blocks[m.regions[reg].blocks[0]].args;
+    for (uint32_t i = 0; i < args.size() && i < m.numOperands(op); ++i) tie(m.operand(op, i), args[i]);
+    OpId ret = regionReturn(m, reg);
+    if (ret != kNone)
+      for (uint32_t i = 0; i < m.numOperands(ret) && i < m.numResults(op); ++i)
+        tie(m.operand(ret, i), m.result(op, i));
+  }
+}
+
 }  // namespace
 
 NameId32 NamedDimensions::nameOf(ValueId v, uint32_t dim) const {
@@ -97,54 +153,8 @@ NamedDimensions analyzeNamedDimensions(const Module &m, const RuleOptions &optio
     const OpInfo &info = opInfo(m, op);
     if (info.category == OpCategory::Structure) return;
     ++out.numOps;
-    if (info.dataFlow == DataFlow::Call) {
-      OpId f = m.lookupFunc(m.attr(op, "callee"));
-      if (f == kNone) return;
-      FuncView fv{m, f};
-      std::span<const ValueId> args = fv.args();
-      for (size_t i = 0; i < args.size() && i < m.numOperands(op); ++i) linkTensors(m.operand(op, uint32_t(i)), args[i]);
-      OpId ret = fv.returnOp();
-      if (ret != kNone)
-        for (uint32_t i = 0; i < m.numOperands(ret) && i < m.numResults(op); ++i)
-          linkTensors(m.operand(ret, i), m.result(op, i));
-      return;
-    }
-    if (info.dataFlow == DataFlow::Loop || info.dataFlow == DataFlow::Barrier) {
-      for (uint32_t i = 0; i < m.numOperands(op) && i < m.numResults(op); ++i)
-        linkTensors(m.operand(op, i), m.result(op, i));
-      for (uint32_t r = 0; r < m.numRegions(op); ++r) {
-        RegionId reg = m.region(op, r);
-        if (m.regions[reg].blocks.empty()) continue;
-        const std::vector<ValueId> &args = m.blocks[m.regions[reg].blocks[0]].args;
-        for (uint32_t i = 0; i < args.size() && i < m.numResults(op); ++i) linkTensors(args[i], m.result(op, i));
-        if (r == 1) {  // the body returns the next iteration's values
-          OpId ret = regionReturn(m, reg);
-          if (ret != kNone)
-            for (uint32_t i = 0; i < m.numOperands(ret) && i < m.numResults(op); ++i)
-              linkTensors(m.operand(ret, i), m.result(op, i));
-        }
-      }
-      return;
-    }
-    if (info.dataFlow == DataFlow::Branch) {
-      for (uint32_t r = 0; r < m.numRegions(op); ++r) {
-        OpId ret = regionReturn(m, m.region(op, r));
-        if (ret == kNone) continue;
-        for (uint32_t i = 0; i < m.numOperands(ret) && i < m.numResults(op); ++i)
-          linkTensors(m.operand(ret, i), m.result(op, i));
-      }
-      return;
-    }
-    if (info.dataFlow == DataFlow::Computation) {
-      if (m.numRegions(op) == 0) return;
-      RegionId reg = m.region(op, 0);
-      if (m.regions[reg].blocks.empty()) return;
-      const std::vector<ValueId> &args = m.blocks[m.regions[reg].blocks[0]].args;
-      for (uint32_t i = 0; i < args.size() && i < m.numOperands(op); ++i) linkTensors(m.operand(op, i), args[i]);
-      OpId ret = regionReturn(m, reg);
-      if (ret != kNone)
-        for (uint32_t i = 0; i < m.numOperands(ret) && i < m.numResults(op); ++i)
-          linkTensors(m.operand(ret, i), m.result(op, i));
+    if (info.dataFlow != DataFlow::None) {
+      forEachDataFlowTie(m, op, info.dataFlow, linkTensors);
       return;
     }
     if (info.category == OpCategory::Constant || info.category == OpCategory::Terminator || m.numResults(op) == 0)
