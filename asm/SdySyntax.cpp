@@ -115,6 +115,13 @@ void printConstraintLike(AsmPrinter &p, OpId op) {
   p.type(p.m.type(p.m.result(op)));
 }
 
+// The keyword of an sdy enum attribute kept as opaque text:
+// `#sdy<propagation_direction BOTH>` -> "BOTH".
+std::string enumKeyword(const std::string &text) {
+  size_t sp = text.rfind(' ');
+  return text.substr(sp + 1, text.size() - sp - 2);
+}
+
 // --- sharding_group -----------------------------------------------------------------------
 
 bool parseShardingGroup(Parser &p, OpState &st) {
@@ -139,9 +146,7 @@ void printShardingGroup(AsmPrinter &p, OpId op) {
   p.operands(op);
   p.out += " group_id=" + std::to_string(p.m.attrs.get(p.m.attr(op, "group_id")).intValue);
   if (AttrId t = p.m.attr(op, "group_type"); t != kNoAttr) {
-    const std::string &s = p.m.attrs.get(t).text;
-    size_t sp = s.rfind(' ');
-    p.out += " type=" + s.substr(sp + 1, s.size() - sp - 2) + " ";
+    p.out += " type=" + enumKeyword(p.m.attrs.get(t).text) + " ";
   }
   p.attrDict(op, {"group_id", "group_type"});
   p.out += " : ";
@@ -163,9 +168,7 @@ bool parseBarrier(Parser &p, OpState &st) {
 void printBarrier(AsmPrinter &p, OpId op) {
   p.out += ' ';
   p.operands(op);
-  const std::string &s = p.m.attrs.get(p.m.attr(op, "allowed_direction")).text;
-  size_t sp = s.rfind(' ');
-  p.out += " allowed_direction=" + s.substr(sp + 1, s.size() - sp - 2);
+  p.out += " allowed_direction=" + enumKeyword(p.m.attrs.get(p.m.attr(op, "allowed_direction")).text);
   p.attrDict(op, {"allowed_direction"});
   p.out += " : ";
   p.type(p.m.type(p.m.result(op)));

@@ -194,7 +194,7 @@ void printSelect(AsmPrinter &p, OpId op) {
   p.functionalType(op);
 }
 
-// --- optimization_barrier: `attr-dict %a, %b : t1, t2` ------------------------------------------
+// --- optimization_barrier: `attr-dict %a, %b : t1, t2` (printed as terminators are) ------------------------------------
 
 bool parseOptBarrier(Parser &p, OpState &st) {
   if (!p.parseOpAttrDict(st) || !p.parseValueUseList(st.operands)) return false;
@@ -204,14 +204,6 @@ bool parseOptBarrier(Parser &p, OpState &st) {
   return p.parseTypeList(st.resultTypes);
 }
 
-void printOptBarrier(AsmPrinter &p, OpId op) {
-  p.attrDict(op);
-  if (p.m.numOperands(op) == 0) return;
-  p.out += ' ';
-  p.operands(op);
-  p.out += " : ";
-  p.valueTypes(p.m.operands(op));
-}
 
 // --- compare ------------------------------------------------------------------------------------
 
@@ -287,7 +279,8 @@ void printSlice(AsmPrinter &p, OpId op) {
 
 // --- concatenate / dynamic_slice / pad / fft / cholesky / get_tuple_element -----------------
 
-bool parseConcatenate(Parser &p, OpState &st) {
+// `%a, %b, dim = N : (...) -> ...`: concatenate and get_dimension_size.
+bool parseOperandsAndDim(Parser &p, OpState &st) {
   if (!p.parseValueUseList(st.operands) || !p.expect(',')) return false;
   int64_t dim;
   if (!p.expectKeyword("dim") || !p.expect('=') || !p.parseInt(dim)) return false;
@@ -296,7 +289,7 @@ bool parseConcatenate(Parser &p, OpState &st) {
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
-void printConcatenate(AsmPrinter &p, OpId op) {
+void printOperandsAndDim(AsmPrinter &p, OpId op) {
   p.out += ' ';
   p.operands(op);
   p.out += ", dim = " + std::to_string(p.m.attrs.get(p.m.attr(op, "dimension")).intValue);
@@ -405,24 +398,6 @@ void printGetTupleElement(AsmPrinter &p, OpId op) {
   p.functionalType(op);
 }
 
-bool parseGetDimensionSize(Parser &p, OpState &st) {
-  if (!p.parseValueUseList(st.operands) || !p.expect(',')) return false;
-  int64_t dim;
-  if (!p.expectKeyword("dim") || !p.expect('=') || !p.parseInt(dim)) return false;
-  p.addAttr(st, "dimension", p.m.attrs.integer(dim, i64Type(p.m)));
-  if (!p.parseOpAttrDict(st)) return false;
-  return p.expect(':') && p.parseFunctionalResultType(st);
-}
-
-void printGetDimensionSize(AsmPrinter &p, OpId op) {
-  p.out += ' ';
-  p.operands(op);
-  p.out += ", dim = " + std::to_string(p.m.attrs.get(p.m.attr(op, "dimension")).intValue);
-  p.attrDict(op, {"dimension"});
-  p.out += " : ";
-  p.functionalType(op);
-}
-
 bool parseRngBitGenerator(Parser &p, OpState &st) {
   if (!p.parseValueUseList(st.operands) || !p.expect(',')) return false;
   std::string_view alg;
@@ -484,7 +459,7 @@ const OpSyntaxEntry kEntries[] = {
     SOART("sqrt"), SOART("subtract"), SOART("tan"), SOART("tanh"), SOART("xor"),
     FUNCTIONAL("reshape"), FUNCTIONAL("bitcast_convert"), FUNCTIONAL("dynamic_update_slice"),
     FUNCTIONAL("dynamic_reshape"), FUNCTIONAL("dynamic_broadcast_in_dim"),
-    {"stablehlo.get_dimension_size", {parseGetDimensionSize, printGetDimensionSize}},
+    {"stablehlo.get_dimension_size", {parseOperandsAndDim, printOperandsAndDim}},
     FUNCTIONAL("uniform_quantize"),
     FUNCTIONAL("uniform_dequantize"),
     {"stablehlo.broadcast_in_dim", {parseDimsOp<kBroadcastDims, false>, printDimsOp<kBroadcastDims, false>}},
@@ -499,10 +474,10 @@ const OpSyntaxEntry kEntries[] = {
     {"stablehlo.after_all", {parseNullaryTyped, printNullaryTyped}},
     {"stablehlo.tuple", {parseNullaryTyped, printNullaryTyped}},
     {"stablehlo.select", {parseSelect, printSelect}},
-    {"stablehlo.optimization_barrier", {parseOptBarrier, printOptBarrier}},
+    {"stablehlo.optimization_barrier", {parseOptBarrier, printTerminator}},
     {"stablehlo.compare", {parseCompare, printCompare}},
     {"stablehlo.slice", {parseSlice, printSlice}},
-    {"stablehlo.concatenate", {parseConcatenate, printConcatenate}},
+    {"stablehlo.concatenate", {parseOperandsAndDim, printOperandsAndDim}},
     {"stablehlo.dynamic_slice", {parseDynamicSlice, printDynamicSlice}},
     {"stablehlo.pad", {parsePad, printPad}},
     {"stablehlo.fft", {parseFft, printFft}},
