@@ -6,6 +6,7 @@
 #include "sim/CollectiveCost.h"
 #include "sim/Flops.h"
 #include "sim/LocalSize.h"
+#include "sim/MatmulEfficiency.h"
 #include "sim/ReshardPlan.h"
 
 namespace autopart {
@@ -45,8 +46,10 @@ const Mesh *meshOf(const ShardingMap &map, const TensorSharding *a, const Tensor
 void addCollectives(OpCost &cost, std::vector<Collective> cs, const Mesh &mesh, const DeviceParams &device) {
   for (Collective &c : cs) {
     double s = collectiveSeconds(c, mesh, device);
+    Collective empty{c.kind, c.axes, 0, c.value};
     cost.commSeconds += s;
     cost.collectiveSeconds.push_back(s);
+    cost.collectiveLatency.push_back(std::min(s, collectiveSeconds(empty, mesh, device)));
     cost.collectives.push_back(std::move(c));
   }
 }
@@ -109,13 +112,17 @@ OpCost costOp(const Module &m, OpId op, const OpShardingRule *rule, const Shardi
   for (uint32_t i = 0; i < m.numOperands(op); ++i) {
     ValueId v = m.operand(op, i);
     const TensorSharding *s = plan && plan->operandTargets[i] ? &*plan->operandTargets[i] : shardings.get(v);
-    cost.bytes += double(localBytes(m.types, m.type(v), s, s ? shardings.mesh(*s) : nullptr));
+    double b = double(localBytes(m.types, m.type(v), s, s ? shardings.mesh(*s) : nullptr));
+    cost.operandBytes.push_back(b);
+    cost.bytes += b;
   }
   for (uint32_t r = 0; r < m.numResults(op); ++r) {
     ValueId v = m.result(op, r);
     const TensorSharding *s = plan && plan->resultShardings[r] ? &*plan->resultShardings[r] : shardings.get(v);
     const Mesh *rm = s ? shardings.mesh(*s) : nullptr;
-    cost.bytes += double(localBytes(m.types, m.type(v), s, rm));
+    double b = double(localBytes(m.types, m.type(v), s, rm));
+    cost.resultBytes.push_back(b);
+    cost.bytes += b;
     // Without a rule the op is assumed to split its work as its most
     // sharded result is split.
     if (!plan && s && rm) shards = std::max(shards, double(s->numShards(*rm)));
@@ -123,7 +130,20 @@ OpCost costOp(const Module &m, OpId op, const OpShardingRule *rule, const Shardi
   if (plan) shards = double(plan->iterationShards);
   cost.flops = globalFlops / shards;
   TypeId t = m.numResults(op) ? m.type(m.result(op)) : kNoType;
-  cost.computeSeconds = std::max(cost.flops / device.peakFlops(m.types, t), cost.bytes / device.hbmBandwidth);
+  if (info.flops == FlopModel::Contraction || info.flops == FlopModel::Convolution) {
+    // Tensor cores and MXUs run at the operands' precision; an f32 result
+    // (preferred_element_type) is only the accumulator.
+    if (m.numOperands(op)) t = m.type(m.operand(op, 0));
+    const TensorSharding *rs = nullptr;
+    if (m.numResults(op) == 1) rs = plan && plan->resultShardings[0] ? &*plan->resultShardings[0] : shardings.get(m.result(op));
+    if (std::optional<GemmShape> g = localGemmShape(m, op, rs, rs ? shardings.mesh(*rs) : nullptr, cost.flops))
+      cost.efficiency = gemmEfficiency(*g, device.matmul);
+    else
+      cost.efficiency = device.matmul.peakFraction;
+  }
+  cost.peakSeconds = cost.flops / (device.peakFlops(m.types, t) * cost.efficiency);
+  cost.computeSeconds = std::max(cost.peakSeconds, cost.bytes / (device.hbmBandwidth * device.hbmEfficiency)) +
+                        device.kernelLaunchSeconds;
   if (plan) addCollectives(cost, planCollectives(m, op, *plan, shardings), *mesh, device);
   return cost;
 }

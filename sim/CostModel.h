@@ -8,6 +8,9 @@
 //   local FLOPs 2·32·1024·1024 = 67.1 M -> 0.67 µs; bytes (128 KiB + 4 MiB
 //   + 128 KiB) -> 2.2 µs; compute time 2.2 µs (memory bound), no collective.
 //
+// Contractions run at the share of peak their local GEMM shape achieves;
+// every kernel also pays DeviceParams::kernelLaunchSeconds.
+//
 // Ops that only carry shardings (sdy.sharding_constraint is a reshard,
 // constants, tuples, terminators) cost nothing but their collectives.
 #pragma once
@@ -24,10 +27,17 @@ namespace autopart {
 struct OpCost {
   double flops = 0;           // local, one execution
   double bytes = 0;           // local HBM bytes read and written
-  double computeSeconds = 0;  // roofline
+  // The op as a kernel of its own: max(FLOPs at achievable throughput, bytes
+  // at achievable HBM bandwidth) + launch. Fused kernels (sim/Kernels.h) sum
+  // their members' peakSeconds and the bytes crossing their boundary instead.
+  double computeSeconds = 0;
+  double peakSeconds = 0;     // FLOPs at achievable throughput (sim/MatmulEfficiency.h)
+  double efficiency = 1;      // achieved share of peak FLOP/s
+  std::vector<double> operandBytes, resultBytes;  // local, per operand / result
   double commSeconds = 0;
   std::vector<Collective> collectives;
   std::vector<double> collectiveSeconds;  // parallel to `collectives`
+  std::vector<double> collectiveLatency;  // the latency part of each (bytes 0)
 };
 
 // Where one value a func.return returns must end up: the function's declared

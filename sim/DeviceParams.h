@@ -11,6 +11,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "ir/Types.h"
 
@@ -25,6 +26,21 @@ struct LinkParams {
   bool treeAllReduce = false;
 };
 
+// What a GEMM library achieves of the datasheet peak (sim/MatmulEfficiency.h):
+// large GEMMs reach `peakFraction`; a GEMM is cut into output tiles run in
+// waves over `units` (SMs, MXUs), so partly filled tiles and waves waste
+// throughput; each tile pays a fixed cost worth `kOverhead` steps of K.
+struct GemmTile {
+  int64_t m = 128, n = 128;
+  double efficiency = 1;  // relative to the best tile on a large GEMM
+};
+struct MatmulParams {
+  double peakFraction = 1;
+  int64_t units = 0;  // 0: no tile or wave quantisation
+  std::vector<GemmTile> tiles;
+  double kOverhead = 0;
+};
+
 struct DeviceParams {
   std::string name = "generic";
   // Peak dense FLOP/s by element type; types not listed use peakFlopsDefault.
@@ -32,6 +48,16 @@ struct DeviceParams {
   double peakFlopsDefault = 1e12;
   double hbmBandwidth = 1e12;  // bytes/s
   double hbmCapacity = 80e9;   // bytes
+  // Share of hbmBandwidth a streaming kernel achieves.
+  double hbmEfficiency = 1;
+  // Fixed time per kernel (launch and tail), in seconds.
+  double kernelLaunchSeconds = 0;
+  MatmulParams matmul;
+  // XLA's collective combiners merge independent collectives of one kind over
+  // the same devices up to this many bytes (0: no combining).
+  double allReduceCombineBytes = 0;
+  double allGatherCombineBytes = 0;
+  double reduceScatterCombineBytes = 0;
   std::map<std::string, LinkParams> axisLinks;
   LinkParams defaultLink;
 

@@ -34,6 +34,14 @@ struct Hardware {
   int64_t devicesPerNode = 1;               // devices on the fast links
   LinkParams intraNode;                     // NVLink / ICI
   LinkParams interNode;                     // InfiniBand / DCN
+  // Measured share of the links' datasheet bandwidth collectives reach
+  // (NCCL bus bandwidth / link bandwidth).
+  double intraNodeAchieved = 1, interNodeAchieved = 1;
+  // Achievable throughput (sim/DeviceParams.h, sources in docs/hardware.md).
+  MatmulParams matmul;
+  double hbmEfficiency = 1;
+  double kernelLaunchSeconds = 0;
+  double combineThresholdBytes = 0;  // all-reduce, all-gather, reduce-scatter
   std::string source;                       // where the numbers come from
 };
 

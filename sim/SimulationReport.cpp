@@ -79,6 +79,52 @@ nlohmann::json simulationReport(const Module &m, const ShardingMap &shardings, c
                             {"communication_seconds", c.commSeconds}, {"flops", c.flops},
                             {"bytes", c.bytes}, {"executions", sim.sites()[r.site].multiplier}});
   }
+  // Costliest kernels: what the time is spent on once ops are fused.
+  const KernelPlan &plan = sim.kernels();
+  std::vector<std::pair<double, size_t>> kernels;
+  for (size_t k = 0; k < plan.kernels.size(); ++k) {
+    double t = sim.kernelSeconds(k) * sim.sites()[plan.kernels[k].root].multiplier;
+    if (t > 0) kernels.emplace_back(t, k);
+  }
+  std::stable_sort(kernels.begin(), kernels.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+  if (kernels.size() > top) kernels.resize(top);
+  j["kernel_count"] = plan.kernels.size();
+  j["top_kernels"] = nlohmann::json::array();
+  for (const auto &[seconds, k] : kernels) {
+    const Kernel &kernel = plan.kernels[k];
+    double flops = 0, peak = 0, efficiency = 1;
+    nlohmann::json members = nlohmann::json::array();
+    for (uint32_t site : kernel.members) {
+      const OpCost &c = sim.siteCost(site);
+      if (plan.owner[site] == k) {
+        flops += c.flops;
+        peak += c.peakSeconds;
+      }
+      efficiency = std::min(efficiency, c.efficiency);
+      OpId op = sim.sites()[site].op;
+      members.push_back({{"op", std::string(m.opName(op))}, {"where", m.where(op)}});
+    }
+    OpId root = sim.sites()[kernel.root].op;
+    double bytes = sim.kernelBytes(k);
+    double memorySeconds = bytes / (device.hbmBandwidth * (options.sim.achievableThroughput ? device.hbmEfficiency : 1));
+    j["top_kernels"].push_back({{"kind", kernelKindName(kernel.kind)}, {"root", std::string(m.opName(root))},
+                                {"where", m.where(root)}, {"seconds", seconds},
+                                {"executions", sim.sites()[kernel.root].multiplier}, {"flops", flops},
+                                {"bytes", bytes}, {"bound", peak >= memorySeconds ? "compute" : "memory"},
+                                {"matmul_efficiency", efficiency}, {"ops", members}});
+  }
+  j["exposed_communication_seconds"] = step.exposedCommSeconds;
+  j["combined_collectives"] = step.combinedCollectives;
+  j["communication_by_kind"] = nlohmann::json::object();
+  if (options.sim.schedule) {
+    const ScheduleResult &sched = sim.schedule();
+    for (size_t kind = 0; kind < kNumCollectiveKinds; ++kind) {
+      double exposed = sched.exposedByKind[kind], hidden = sched.hiddenByKind[kind];
+      if (exposed + hidden > 0)
+        j["communication_by_kind"][collectiveName(CollectiveKind(kind))] = {{"exposed_seconds", exposed},
+                                                                             {"hidden_seconds", hidden}};
+    }
+  }
   j["top_collectives"] = nlohmann::json::array();
   for (const Row &r : colls) {
     const Collective &c = sim.siteCost(r.site).collectives[size_t(r.collective)];
@@ -112,10 +158,37 @@ std::string formatSimulationReport(const nlohmann::json &j) {
   o << "peak memory    " << formatBytes(mem["peak_bytes"].get<double>()) << " of "
     << formatBytes(mem["capacity_bytes"].get<double>()) << (mem["fits"].get<bool>() ? "" : "  DOES NOT FIT") << "\n";
   for (const auto &w : j["warnings"]) o << "warning: " << w.get<std::string>() << "\n";
-  o << "\ncostliest ops:\n";
-  for (const auto &r : j["top_ops"])
-    o << "  " << std::setw(12) << formatSeconds(r["seconds"].get<double>()) << "  " << r["op"].get<std::string>() << "  "
-      << r["where"].get<std::string>() << "\n";
+  if (j.contains("exposed_communication_seconds") && j["communication_by_kind"].size()) {
+    o << "communication  " << formatSeconds(j["exposed_communication_seconds"].get<double>()) << " exposed";
+    for (const auto &[kind, v] : j["communication_by_kind"].items())
+      o << "; " << kind << " " << formatSeconds(v["exposed_seconds"].get<double>()) << " exposed, "
+        << formatSeconds(v["hidden_seconds"].get<double>()) << " hidden";
+    if (j.value("combined_collectives", 0) > 0) o << "; " << j["combined_collectives"].get<int>() << " combined";
+    o << "\n";
+  }
+  o << "\ncostliest kernels (" << j.value("kernel_count", size_t(0)) << " in all):\n";
+  for (const auto &r : j["top_kernels"]) {
+    o << "  " << std::setw(12) << formatSeconds(r["seconds"].get<double>()) << "  " << r["kind"].get<std::string>()
+      << " " << r["root"].get<std::string>() << "  " << r["where"].get<std::string>() << "  ("
+      << r["bound"].get<std::string>() << " bound, " << formatBytes(r["bytes"].get<double>());
+    if (r["kind"] == "library") o << ", matmul at " << std::setprecision(2) << r["matmul_efficiency"].get<double>() << " of peak";
+    o << ")\n";
+    const auto &ops = r["ops"];
+    if (ops.size() > 1) {
+      o << "                fuses";
+      size_t shown = 0;
+      for (const auto &op : ops) {
+        if (shown++ == 6) {
+          o << " ... " << ops.size() - 6 << " more";
+          break;
+        }
+        std::string name = op["op"].get<std::string>();
+        if (name.rfind("stablehlo.", 0) == 0) name = name.substr(10);
+        o << " " << name;
+      }
+      o << "\n";
+    }
+  }
   o << "\ncostliest collectives:\n";
   for (const auto &r : j["top_collectives"])
     o << "  " << std::setw(12) << formatSeconds(r["seconds"].get<double>()) << "  " << r["kind"].get<std::string>() << " "

@@ -25,6 +25,11 @@ OpId pickEntry(const Module &m, const std::string &name) {
 
 Simulator::Simulator(const Module &m, ShardingMap shardings, DeviceParams device, SimOptions options)
     : m_(m), shardings_(std::move(shardings)), device_(std::move(device)), options_(std::move(options)) {
+  if (!options_.achievableThroughput) {
+    device_.matmul = {};
+    device_.hbmEfficiency = 1;
+    device_.kernelLaunchSeconds = 0;
+  }
   entry_ = pickEntry(m, options_.entry);
   if (!shardings_.meshes().empty()) defaultMesh_ = shardings_.meshes().begin()->first;
   if (entry_ == kNone) {
@@ -61,6 +66,21 @@ Simulator::Simulator(const Module &m, ShardingMap shardings, DeviceParams device
     siteClass_.push_back(kNoClass);
     rules_.push_back(r ? std::optional<OpShardingRule>(*r) : std::nullopt);
   }
+  {
+    std::vector<OpId> siteOps;
+    siteOps.reserve(sites_.size());
+    for (const Site &s : sites_) siteOps.push_back(s.op);
+    kernels_ = formKernels(m, siteOps, blockSites_, options_.fuse);
+    blockSites_ = {};
+  }
+  size_t numKernels = kernels_.kernels.size();
+  kernelSeconds_.assign(numKernels, 0);
+  kernelBytes_.assign(numKernels, 0);
+  kernelStale_.assign(numKernels, 1);
+  staleKernels_.resize(numKernels);
+  for (size_t k = 0; k < numKernels; ++k) staleKernels_[k] = uint32_t(k);
+  positionSeconds_.assign(sites_.size(), 0);
+  indexCollectiveWindows();
   shardingId_.assign(m.values.size(), 0);
   for (ValueId v = 0; v < m.values.size(); ++v) noteSharding(v);
   costs_.resize(sites_.size());
@@ -72,7 +92,10 @@ Simulator::Simulator(const Module &m, ShardingMap shardings, DeviceParams device
 }
 
 void Simulator::addBlock(BlockId b, double multiplier, int depth) {
+  size_t instance = blockSites_.size();
+  blockSites_.emplace_back();
   for (OpId op : m_.blocks[b].ops) {
+    blockSites_[instance].push_back(uint32_t(sites_.size()));
     DataFlow flow = opInfo(m_, op).dataFlow;
     auto addRegion = [&](uint32_t r, double mult) {
       for (BlockId inner : m_.regions[m_.region(op, r)].blocks) addBlock(inner, mult, depth + 1);
@@ -180,7 +203,6 @@ void Simulator::evaluateSite(size_t i) {
   const Site &s = sites_[i];
   if (valid_[i]) {
     const OpCost &old = costs_[i];
-    compute_ -= old.computeSeconds * s.multiplier;
     comm_ -= old.commSeconds * s.multiplier;
     localFlops_ -= old.flops * s.multiplier;
   } else {
@@ -222,16 +244,132 @@ void Simulator::evaluateSite(size_t i) {
   valid_[i] = true;
   ++evaluatedSites_;
   const OpCost &c = costs_[i];
-  compute_ += c.computeSeconds * s.multiplier;
   comm_ += c.commSeconds * s.multiplier;
   localFlops_ += c.flops * s.multiplier;
+  markKernelsStale(i);
 }
 
-StepSummary Simulator::summary() const {
+void Simulator::markKernelsStale(size_t site) {
+  for (uint32_t j = kernels_.memberBegin[site]; j < kernels_.memberBegin[site + 1]; ++j) {
+    uint32_t k = kernels_.memberKernels[j];
+    if (kernelStale_[k]) continue;
+    kernelStale_[k] = 1;
+    staleKernels_.push_back(k);
+  }
+}
+
+void Simulator::refreshKernels() {
+  double hbm = device_.hbmBandwidth * device_.hbmEfficiency;
+  for (uint32_t k : staleKernels_) {
+    const Kernel &kernel = kernels_.kernels[k];
+    double peak = 0, bytes = 0;
+    for (uint32_t s : kernel.members)
+      if (kernels_.owner[s] == k) peak += costs_[s].peakSeconds;
+    for (const KernelRead &r : kernel.reads) {
+      const OpCost &reader = costs_[r.site];
+      if (r.operand >= reader.operandBytes.size()) continue;
+      double b = reader.operandBytes[r.operand];
+      if (r.sliced && !reader.resultBytes.empty()) b = std::min(b, reader.resultBytes[0]);
+      bytes += b;
+    }
+    const OpCost &root = costs_[kernel.root];
+    if (kernel.writtenOperand >= 0) {
+      if (size_t(kernel.writtenOperand) < root.operandBytes.size()) bytes += root.operandBytes[size_t(kernel.writtenOperand)];
+    } else {
+      for (double b : root.resultBytes) bytes += b;
+    }
+    double seconds = kernel.kind == KernelKind::Bitcast ? 0 : std::max(peak, bytes / hbm) + device_.kernelLaunchSeconds;
+    double mult = sites_[kernel.root].multiplier;
+    kernelTotal_ += (seconds - kernelSeconds_[k]) * mult;
+    kernelSeconds_[k] = seconds;
+    kernelBytes_[k] = bytes;
+    positionSeconds_[kernel.root] = seconds * mult;
+    kernelStale_[k] = 0;
+  }
+  staleKernels_.clear();
+}
+
+void Simulator::indexCollectiveWindows() {
+  size_t n = sites_.size();
+  operandBegin_.assign(n + 1, 0);
+  resultBegin_.assign(n + 1, 0);
+  operandDef_.clear();
+  resultUse_.clear();
+  std::vector<int32_t> lastDef(m_.values.size(), -1), pending(m_.values.size(), -1);
+  for (size_t i = 0; i < n; ++i) {
+    OpId op = sites_[i].op;
+    operandBegin_[i] = uint32_t(operandDef_.size());
+    for (ValueId v : m_.operands(op)) {
+      operandDef_.push_back(lastDef[v]);
+      if (pending[v] >= 0 && resultUse_[size_t(pending[v])] < 0) resultUse_[size_t(pending[v])] = int32_t(i);
+    }
+    resultBegin_[i] = uint32_t(resultUse_.size());
+    for (uint32_t r = 0; r < m_.numResults(op); ++r) {
+      ValueId v = m_.result(op, r);
+      lastDef[v] = int32_t(i);
+      pending[v] = int32_t(resultUse_.size());
+      resultUse_.push_back(-1);
+    }
+  }
+  operandBegin_[n] = uint32_t(operandDef_.size());
+  resultBegin_[n] = uint32_t(resultUse_.size());
+}
+
+void Simulator::collectEvents() {
+  events_.clear();
+  int64_t end = int64_t(sites_.size());
+  for (size_t i = 0; i < sites_.size(); ++i) {
+    const OpCost &c = costs_[i];
+    if (c.collectives.empty()) continue;
+    OpId op = sites_[i].op;
+    double mult = sites_[i].multiplier;
+    for (size_t j = 0; j < c.collectives.size(); ++j) {
+      const Collective &col = c.collectives[j];
+      ScheduledCollective e;
+      e.kind = col.kind;
+      e.axes = &col.axes;
+      e.seconds = c.collectiveSeconds[j] * mult;
+      e.latencySeconds = j < c.collectiveLatency.size() ? c.collectiveLatency[j] * mult : 0;
+      e.bytes = double(col.bytes);
+      e.ready = -1;
+      e.deadline = int64_t(i);
+      bool found = false;
+      for (uint32_t r = 0; r < m_.numResults(op) && !found; ++r)
+        if (m_.result(op, r) == col.value) {
+          int32_t use = resultUse_[resultBegin_[i] + r];
+          e.ready = int64_t(i);
+          e.deadline = use < 0 ? end : use;
+          found = true;
+        }
+      for (uint32_t k = 0; k < m_.numOperands(op) && !found; ++k)
+        if (m_.operand(op, k) == col.value) {
+          e.ready = operandDef_[operandBegin_[i] + k];
+          found = true;
+        }
+      events_.push_back(e);
+    }
+  }
+}
+
+StepSummary Simulator::summary() {
+  refreshKernels();
   StepSummary s;
-  s.computeSeconds = compute_;
-  s.commSeconds = comm_;
-  s.stepSeconds = compute_ + comm_ - options_.overlap * std::min(compute_, comm_);
+  s.computeSeconds = kernelTotal_;
+  if (options_.schedule) {
+    collectEvents();
+    CombineThresholds combine;
+    if (options_.combine)
+      combine = {device_.allReduceCombineBytes, device_.allGatherCombineBytes, device_.reduceScatterCombineBytes};
+    schedule_ = scheduleStep(positionSeconds_, events_, combine, scheduleScratch_);
+    s.commSeconds = schedule_.commSeconds;
+    s.exposedCommSeconds = schedule_.exposedSeconds;
+    s.stepSeconds = schedule_.stepSeconds;
+    s.combinedCollectives = schedule_.combined;
+  } else {
+    s.commSeconds = comm_;
+    s.stepSeconds = kernelTotal_ + comm_ - options_.overlap * std::min(kernelTotal_, comm_);
+    s.exposedCommSeconds = s.stepSeconds - kernelTotal_;
+  }
   s.localFlops = localFlops_;
   s.globalFlops = globalFlops_;
   s.unknownTripCounts = unknownTrips_;
@@ -291,7 +429,7 @@ double Simulator::deltaAssign(std::span<const DimRef> dims, const AxisRef &axis)
 
   std::vector<OpCost> oldCosts;
   oldCosts.reserve(touched.size());
-  double c0 = compute_, k0 = comm_, f0 = localFlops_;
+  double k0 = comm_, f0 = localFlops_;
   for (size_t i : touched) {
     oldCosts.push_back(costs_[i]);
     evaluateSite(i);
@@ -305,8 +443,10 @@ double Simulator::deltaAssign(std::span<const DimRef> dims, const AxisRef &axis)
       shardings_.clear(p.first);
     noteSharding(p.first);
   }
-  for (size_t j = 0; j < touched.size(); ++j) costs_[touched[j]] = std::move(oldCosts[j]);
-  compute_ = c0;
+  for (size_t j = 0; j < touched.size(); ++j) {
+    costs_[touched[j]] = std::move(oldCosts[j]);
+    markKernelsStale(touched[j]);
+  }
   comm_ = k0;
   localFlops_ = f0;
   return after - before;

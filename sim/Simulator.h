@@ -12,8 +12,12 @@
 //   // d < 0: sharding that dimension over "data" makes the step faster;
 //   // the simulator's state is unchanged afterwards.
 //
-// Step time = compute + communication - overlap * min(compute, comm), with
-// overlap 0 (sequential) unless SimOptions says otherwise.
+// Sites are grouped into the kernels XLA's fusion passes form
+// (sim/Kernels.h): a kernel costs its members' FLOPs at achievable throughput
+// or the bytes crossing its boundary, whichever is slower, plus launch. Step
+// time is the two-stream schedule of sim/StepSchedule.h: collectives run
+// asynchronously and only the part the compute stream waits for counts.
+// SimOptions can switch each part off to measure what it changes.
 //
 // Programs repeat themselves (every layer of a transformer is the same ops on
 // the same shapes), so site costs are memoized: two sites whose ops have the
@@ -31,11 +35,23 @@
 
 #include "analysis/NamedDimensions.h"
 #include "sim/CostModel.h"
+#include "sim/Kernels.h"
+#include "sim/StepSchedule.h"
 
 namespace autopart {
 
 struct SimOptions {
-  // Fraction of min(compute, communication) hidden by overlapping them.
+  // Group ops into XLA's fused kernels (off: every op is a kernel).
+  bool fuse = true;
+  // Matmul efficiency by shape, achievable HBM bandwidth and kernel launch
+  // (off: every kernel at datasheet peak, no launch cost).
+  bool achievableThroughput = true;
+  // Two-stream schedule with asynchronous collectives (off: step = compute
+  // + communication - overlap * min(compute, communication)).
+  bool schedule = true;
+  // XLA's collective combiners (needs `schedule`).
+  bool combine = true;
+  // Without `schedule`: fraction of min(compute, communication) hidden.
   double overlap = 0;
   // Trip count assumed for loops without a recognisable counter (flagged).
   double unknownTripCount = 1;
@@ -57,6 +73,8 @@ struct SimOptions {
 struct StepSummary {
   double computeSeconds = 0;
   double commSeconds = 0;
+  double exposedCommSeconds = 0;  // communication the compute stream waits for
+  int combinedCollectives = 0;
   double stepSeconds = 0;
   double localFlops = 0;   // per device, per step
   double globalFlops = 0;  // whole program (unsharded), per step
@@ -85,6 +103,12 @@ public:
 
   const std::vector<Site> &sites() const { return sites_; }
   const OpCost &siteCost(size_t i) const { return costs_[i]; }
+  const KernelPlan &kernels() const { return kernels_; }
+  // Time of one execution of kernel k (current shardings; call evaluate() first).
+  double kernelSeconds(size_t k) const { return kernelSeconds_[k]; }
+  double kernelBytes(size_t k) const { return kernelBytes_[k]; }
+  // The schedule behind the last evaluate() (empty unless options.schedule).
+  const ScheduleResult &schedule() const { return schedule_; }
   const ShardingMap &shardings() const { return shardings_; }
   const DeviceParams &device() const { return device_; }
   OpId entry() const { return entry_; }
@@ -97,11 +121,15 @@ public:
 
 private:
   void addBlock(BlockId b, double multiplier, int depth);
+  void indexCollectiveWindows();
+  void refreshKernels();
+  void markKernelsStale(size_t site);
+  void collectEvents();
   void indexUses();
   bool isEntryReturn(OpId op) const;
   void evaluateSite(size_t i);
   void markStale(ValueId v);
-  StepSummary summary() const;
+  StepSummary summary();
 
   const Module &m_;
   ShardingMap shardings_;
@@ -130,6 +158,21 @@ private:
   std::vector<std::pair<OpId, OpCost>> memoCosts_;  // the op first costed
   size_t memoHits_ = 0;
   std::vector<OpCost> costs_;
+  std::vector<std::vector<uint32_t>> blockSites_;  // per block instance, for formKernels
+  KernelPlan kernels_;
+  std::vector<double> kernelSeconds_, kernelBytes_;
+  std::vector<char> kernelStale_;
+  std::vector<uint32_t> staleKernels_;
+  std::vector<double> positionSeconds_;  // per site: its kernel's time if it is a root
+  double kernelTotal_ = 0;
+  // Where each collective's window opens and closes (sim/StepSchedule.h):
+  // per site operand, the site defining it (-1: an argument); per site
+  // result, the first site reading it (-1: none).
+  std::vector<uint32_t> operandBegin_, resultBegin_;
+  std::vector<int32_t> operandDef_, resultUse_;
+  std::vector<ScheduledCollective> events_;
+  std::vector<double> scheduleScratch_;
+  ScheduleResult schedule_;
   std::vector<double> siteFlops_;  // global FLOPs of one execution
   std::vector<bool> valid_;
   std::vector<size_t> stale_;
@@ -138,7 +181,7 @@ private:
   std::vector<const TensorSharding *> declaredResults_;
   std::vector<ValueId> carriedArgs_;  // per result: the argument it carries, or kNone
   std::vector<ReturnTarget> returnTargets_;  // reused buffer
-  double compute_ = 0, comm_ = 0, localFlops_ = 0, globalFlops_ = 0;
+  double comm_ = 0, localFlops_ = 0, globalFlops_ = 0;
   int unknownTrips_ = 0;
   size_t evaluatedSites_ = 0;
   std::vector<std::string> warnings_;

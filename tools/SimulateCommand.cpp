@@ -23,6 +23,7 @@ struct SimulateOptions {
   bool json = false;
   int top = 10;
   double overlap = 0;
+  std::vector<std::string> ablate;
   double unknownTrips = 1;
   double peakTflops = 0, hbmGbps = 0, linkGbps = 0;
 };
@@ -64,6 +65,13 @@ int runSimulate(const SimulateOptions &o) {
   }
 
   ReportOptions reportOptions;
+  for (const std::string &part : o.ablate) {
+    bool all = part == "all";
+    if (all || part == "fusion") reportOptions.sim.fuse = false;
+    if (all || part == "efficiency") reportOptions.sim.achievableThroughput = false;
+    if (all || part == "overlap") reportOptions.sim.schedule = false;
+    if (all || part == "combining") reportOptions.sim.combine = false;
+  }
   reportOptions.sim.overlap = o.overlap;
   reportOptions.sim.unknownTripCount = o.unknownTrips;
   reportOptions.top = o.top;
@@ -81,7 +89,13 @@ CommandRegistration reg("simulate", "Simulated step time, communication and peak
                           app.add_option("--device", o->device, "Hardware preset (autopart devices) or JSON file");
                           app.add_flag("--json", o->json, "Machine-readable output");
                           app.add_option("--top", o->top, "How many ops, collectives and buffers to list");
-                          app.add_option("--overlap", o->overlap, "Fraction of min(compute, communication) hidden (0..1)");
+                          app.add_option("--ablate", o->ablate,
+                                         "Switch parts of the cost model off to see what each buys: fusion, efficiency, "
+                                         "overlap, combining, or all (the unfused sequential roofline)")
+                              ->delimiter(',')
+                              ->check(CLI::IsMember({"fusion", "efficiency", "overlap", "combining", "all"}));
+                          app.add_option("--overlap", o->overlap,
+                                         "With --ablate overlap: fraction of min(compute, communication) hidden (0..1)");
                           app.add_option("--unknown-trip-count", o->unknownTrips, "Trip count assumed for loops without a static one");
                           app.add_option("--peak-tflops", o->peakTflops, "Override peak TFLOP/s");
                           app.add_option("--hbm-gbps", o->hbmGbps, "Override HBM bandwidth (GB/s)");

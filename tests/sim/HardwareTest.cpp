@@ -26,8 +26,10 @@ TEST(HardwareTest, GpuAxesInsideANodeUseNvlink) {
   ASSERT_TRUE(h100);
   Mesh mesh{{{"data", 16}, {"model", 8}}, {}};
   DeviceParams p = hardwareDeviceParams(*h100, mesh);
-  EXPECT_DOUBLE_EQ(p.link("model").bandwidth, 450e9);  // minor axis: 8 GPUs of a node
-  EXPECT_DOUBLE_EQ(p.link("data").bandwidth, 50e9);    // across nodes
+  // Datasheet bandwidth times the share NCCL measures on it.
+  EXPECT_DOUBLE_EQ(p.link("model").bandwidth, 450e9 * h100->intraNodeAchieved);  // minor axis: 8 GPUs of a node
+  EXPECT_DOUBLE_EQ(p.link("data").bandwidth, 50e9 * h100->interNodeAchieved);    // across nodes
+  EXPECT_DOUBLE_EQ(p.link("data").bandwidth, 47e9);
 }
 
 TEST(HardwareTest, JsonOverridesABase) {

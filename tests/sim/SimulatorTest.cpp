@@ -42,9 +42,10 @@ TEST(Simulator, FsdpGathersWeightsAndScattersGradients) {
   EXPECT_DOUBLE_EQ(s.stepSeconds, s.computeSeconds + s.commSeconds);
 }
 
-TEST(Simulator, OverlapHidesTheSmallerPart) {
+TEST(Simulator, OverlapFractionHidesTheSmallerPartWithoutTheSchedule) {
   auto m = parse(kFsdpStep);
   SimOptions o;
+  o.schedule = false;
   o.overlap = 1;
   Simulator sim(*m, ShardingMap::fromModule(*m), roundDevice(), o);
   StepSummary s = sim.evaluate();

@@ -1,0 +1,296 @@
+#include "sim/Kernels.h"
+
+#include <algorithm>
+
+#include "rules/OpInfo.h"
+
+namespace autopart {
+
+const char *kernelKindName(KernelKind kind) {
+  switch (kind) {
+  case KernelKind::Loop: return "loop";
+  case KernelKind::Input: return "input";
+  case KernelKind::Library: return "library";
+  case KernelKind::InPlace: return "in-place";
+  case KernelKind::Other: return "other";
+  case KernelKind::Bitcast: return "bitcast";
+  }
+  return "?";
+}
+
+namespace {
+
+// Layout changes and casts a GEMM reads directly (XLA folds transposes into
+// the dot's dimension numbers, reshapes are bitcasts, cuBLASLt / Triton and
+// the MXU take converts and broadcasts of their operands).
+bool isGemmOperandFusible(std::string_view name) {
+  return name == "stablehlo.transpose" || name == "stablehlo.reshape" || name == "stablehlo.convert" ||
+         name == "stablehlo.broadcast_in_dim";
+}
+
+// Ops priced as kernels (the rest are free: constants, control flow, tuples,
+// annotations, reshards whose collectives the simulator prices apart).
+bool isPriced(const OpInfo &info) { return info.cost == CostKind::Compute && !isDataFlowKind(info); }
+
+class KernelFormer {
+public:
+  KernelFormer(const Module &m, std::span<const OpId> siteOps, bool fuse) : m_(m), siteOps_(siteOps), fuse_(fuse) {
+    infos_.reserve(siteOps.size());
+    for (OpId op : siteOps) infos_.push_back(&opInfo(m, op));
+    indexUsers();
+    siteOfOp_.assign(m.ops.size(), kNoSite);
+    kernelAtRoot_.assign(siteOps.size(), kNoSite);
+    fused_.assign(siteOps.size(), 0);
+    treeSize_.assign(siteOps.size(), 1);
+    gemmSide_.assign(siteOps.size(), 0);
+  }
+
+  void formBlock(const std::vector<uint32_t> &sites) {
+    for (uint32_t s : sites) siteOfOp_[siteOps_[s]] = s;
+    // Users come after their producers in a block: deciding in reverse order
+    // sees every user's decision first.
+    for (size_t i = sites.size(); i-- > 0;) decideFusible(sites[i]);
+    // Duplicating a producer into several consumers repeats its whole fused
+    // tree; like priority fusion's cost check, only small trees are
+    // duplicated (decided forwards: a tree's size needs its producers').
+    for (uint32_t s : sites) decideDuplication(s);
+    for (uint32_t s : sites)
+      if (isRoot(s)) buildKernel(s);
+    if (fuse_)
+      for (uint32_t s : sites)
+        if (infos_[s]->fusion == Fusion::Library) fuseEpilogue(s);
+    for (uint32_t s : sites) siteOfOp_[siteOps_[s]] = kNoSite;
+  }
+
+  KernelPlan finish(size_t numSites) {
+    KernelPlan plan;
+    std::vector<uint32_t> order;
+    for (uint32_t k = 0; k < kernels_.size(); ++k)
+      if (!dead_[k]) order.push_back(k);
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return kernels_[a].root < kernels_[b].root; });
+    for (uint32_t k : order) plan.kernels.push_back(std::move(kernels_[k]));
+    plan.owner.assign(numSites, KernelPlan::kNoKernel);
+    std::vector<uint32_t> counts(numSites + 1, 0);
+    for (const Kernel &k : plan.kernels)
+      for (uint32_t s : k.members) ++counts[s + 1];
+    for (size_t i = 0; i < numSites; ++i) counts[i + 1] += counts[i];
+    plan.memberBegin = counts;
+    plan.memberKernels.resize(counts[numSites]);
+    std::vector<uint32_t> fill(counts.begin(), counts.end() - 1);
+    for (uint32_t k = 0; k < plan.kernels.size(); ++k)
+      for (uint32_t s : plan.kernels[k].members) {
+        plan.memberKernels[fill[s]++] = k;
+        if (plan.owner[s] == KernelPlan::kNoKernel) plan.owner[s] = k;
+      }
+    return plan;
+  }
+
+private:
+  static constexpr uint32_t kNoSite = ~0u;
+
+  // Users of each value among the simulated ops, once per op (CSR).
+  void indexUsers() {
+    std::vector<OpId> ops(siteOps_.begin(), siteOps_.end());
+    std::sort(ops.begin(), ops.end());
+    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+    std::vector<uint32_t> counts(m_.values.size() + 1, 0);
+    auto forEachUse = [&](auto &&fn) {
+      for (OpId op : ops)
+        for (ValueId v : m_.operands(op)) fn(v, op);
+    };
+    forEachUse([&](ValueId v, OpId) { ++counts[v + 1]; });
+    for (size_t v = 0; v < m_.values.size(); ++v) counts[v + 1] += counts[v];
+    userBegin_ = counts;
+    users_.resize(counts.back());
+    std::vector<uint32_t> fill(counts.begin(), counts.end() - 1);
+    forEachUse([&](ValueId v, OpId op) { users_[fill[v]++] = op; });
+  }
+
+  std::span<const OpId> users(ValueId v) const {
+    return {users_.data() + userBegin_[v], userBegin_[v + 1] - userBegin_[v]};
+  }
+
+  // Whether `user` can take `producer` into its kernel. A GEMM reads layout
+  // changes of its operands, and so does a layout op that a GEMM reads: an
+  // elementwise producer of a GEMM operand is a kernel of its own.
+  bool absorbs(OpId user, OpId producer) const {
+    if (m_.ops[user].parent != m_.ops[producer].parent) return false;
+    uint32_t us = siteOfOp_[user];
+    if (us == kNoSite) return false;
+    const OpInfo &u = *infos_[us];
+    if (!isPriced(u)) return false;
+    switch (u.fusion) {
+    case Fusion::Loop:
+      return !gemmSide_[us] || isGemmOperandFusible(m_.opName(producer));
+    case Fusion::Input:
+    case Fusion::InPlace:
+      return true;
+    case Fusion::Library:
+      return isGemmOperandFusible(m_.opName(producer));
+    case Fusion::None:
+      return false;
+    }
+    return false;
+  }
+
+  void decideDuplication(uint32_t site) {
+    OpId op = siteOps_[site];
+    uint32_t size = 1;
+    for (ValueId v : m_.operands(op)) {
+      OpId p = m_.definingOp(v);
+      uint32_t ps = p == kNone ? kNoSite : siteOfOp_[p];
+      if (ps != kNoSite && fused_[ps]) size += treeSize_[ps];
+    }
+    treeSize_[site] = size;
+    if (fused_[site] && users(m_.result(op)).size() > 1 && size > kMaxDuplicatedTree) fused_[site] = 0;
+  }
+
+  void decideFusible(uint32_t site) {
+    fused_[site] = 0;
+    gemmSide_[site] = 0;
+    if (!fuse_ || infos_[site]->fusion != Fusion::Loop) return;
+    OpId op = siteOps_[site];
+    if (m_.numResults(op) != 1) return;
+    std::span<const OpId> us = users(m_.result(op));
+    if (us.empty() || !std::all_of(us.begin(), us.end(), [&](OpId u) { return absorbs(u, op); })) return;
+    fused_[site] = 1;
+    gemmSide_[site] = std::all_of(us.begin(), us.end(), [&](OpId u) {
+      uint32_t s = siteOfOp_[u];
+      return infos_[s]->fusion == Fusion::Library || gemmSide_[s];
+    });
+  }
+
+  // A loop-fusible op whose every user takes it in: it never reaches HBM.
+  bool isFused(uint32_t site) const { return fused_[site]; }
+
+  bool isRoot(uint32_t site) const { return isPriced(*infos_[site]) && !isFused(site); }
+
+  static KernelKind kindOf(Fusion f) {
+    switch (f) {
+    case Fusion::Loop: return KernelKind::Loop;
+    case Fusion::Input: return KernelKind::Input;
+    case Fusion::Library: return KernelKind::Library;
+    case Fusion::InPlace: return KernelKind::InPlace;
+    case Fusion::None: return KernelKind::Other;
+    }
+    return KernelKind::Other;
+  }
+
+  void addRead(Kernel &k, std::vector<ValueId> &readValues, uint32_t site, uint32_t operand) {
+    ValueId v = m_.operand(siteOps_[site], operand);
+    if (std::find(readValues.begin(), readValues.end(), v) != readValues.end()) return;
+    readValues.push_back(v);
+    std::string_view name = m_.opName(siteOps_[site]);
+    bool sliced = operand == 0 && (name == "stablehlo.gather" || name == "stablehlo.slice" ||
+                                   name == "stablehlo.dynamic_slice" || name == "stablehlo.dynamic_gather");
+    k.reads.push_back({site, operand, sliced});
+  }
+
+  void buildKernel(uint32_t root) {
+    Kernel k;
+    k.root = root;
+    k.kind = kindOf(infos_[root]->fusion);
+    OpId rootOp = siteOps_[root];
+    bool inPlace = fuse_ && k.kind == KernelKind::InPlace && m_.numOperands(rootOp) >= 2;
+    if (!fuse_ && k.kind != KernelKind::Other) k.kind = KernelKind::Loop;
+    if (inPlace) k.writtenOperand = m_.isa(rootOp, "stablehlo.scatter") ? int32_t(m_.numOperands(rootOp) - 1) : 1;
+    std::vector<ValueId> readValues;
+    std::vector<uint32_t> stack{root};
+    k.members.push_back(root);
+    while (!stack.empty()) {
+      uint32_t s = stack.back();
+      stack.pop_back();
+      OpId op = siteOps_[s];
+      for (uint32_t i = 0; i < m_.numOperands(op); ++i) {
+        // An in-place update aliases its buffer: it neither reads it nor
+        // fuses its producer.
+        if (inPlace && s == root && i == 0) continue;
+        ValueId v = m_.operand(op, i);
+        OpId p = m_.definingOp(v);
+        uint32_t ps = p == kNone ? kNoSite : siteOfOp_[p];
+        if (ps != kNoSite && isFused(ps)) {
+          if (std::find(k.members.begin(), k.members.end(), ps) == k.members.end()) {
+            k.members.push_back(ps);
+            stack.push_back(ps);
+          }
+          continue;
+        }
+        addRead(k, readValues, s, i);
+      }
+    }
+    std::sort(k.members.begin(), k.members.end());
+    if (fuse_ && k.members.size() == 1 && m_.isa(rootOp, "stablehlo.reshape")) k.kind = KernelKind::Bitcast;
+    kernelAtRoot_[root] = uint32_t(kernels_.size());
+    kernels_.push_back(std::move(k));
+    dead_.push_back(false);
+  }
+
+  uint32_t kernelRootedAt(uint32_t site) const { return kernelAtRoot_[site]; }
+
+  // A GEMM whose only consumer chain is elementwise ops takes that chain's
+  // kernel as its epilogue (one GEMM per kernel).
+  void fuseEpilogue(uint32_t dotSite) {
+    OpId dot = siteOps_[dotSite];
+    if (m_.numResults(dot) != 1) return;
+    uint32_t kd = kernelRootedAt(dotSite);
+    if (kd == kNoSite || dead_[kd]) return;
+    ValueId v = m_.result(dot);
+    uint32_t s = dotSite;
+    OpId cur = dot;
+    for (;;) {
+      std::span<const OpId> us = users(m_.result(cur));
+      if (us.size() != 1 || m_.ops[us[0]].parent != m_.ops[dot].parent) return;
+      uint32_t next = siteOfOp_[us[0]];
+      if (next == kNoSite || infos_[next]->category != OpCategory::Elementwise || !isPriced(*infos_[next])) return;
+      s = next;
+      cur = us[0];
+      if (!isFused(s)) break;
+      if (m_.numResults(cur) != 1) return;
+    }
+    uint32_t ku = kernelRootedAt(s);
+    if (ku == kNoSite || dead_[ku] || kernels_[ku].kind != KernelKind::Loop) return;
+    Kernel &epi = kernels_[ku];
+    Kernel &gemm = kernels_[kd];
+    std::vector<ValueId> readValues;
+    std::vector<KernelRead> reads;
+    for (const KernelRead &r : epi.reads) {
+      ValueId rv = m_.operand(siteOps_[r.site], r.operand);
+      if (rv == v) continue;  // now internal
+      readValues.push_back(rv);
+      reads.push_back(r);
+    }
+    epi.reads = std::move(reads);
+    for (const KernelRead &r : gemm.reads) addRead(epi, readValues, r.site, r.operand);
+    epi.members.insert(epi.members.end(), gemm.members.begin(), gemm.members.end());
+    std::sort(epi.members.begin(), epi.members.end());
+    epi.members.erase(std::unique(epi.members.begin(), epi.members.end()), epi.members.end());
+    epi.kind = KernelKind::Library;
+    dead_[kd] = true;
+  }
+
+  const Module &m_;
+  std::span<const OpId> siteOps_;
+  bool fuse_;
+  std::vector<const OpInfo *> infos_;
+  std::vector<uint32_t> userBegin_;
+  std::vector<OpId> users_;
+  std::vector<uint32_t> siteOfOp_;
+  std::vector<Kernel> kernels_;
+  std::vector<bool> dead_;
+  std::vector<uint32_t> kernelAtRoot_;
+  // Per site: fused into its users; fused on the operand side of a GEMM.
+  std::vector<char> fused_, gemmSide_;
+  std::vector<uint32_t> treeSize_;  // ops in the site's fused subtree
+  static constexpr uint32_t kMaxDuplicatedTree = 4;  // per site: the kernel it is the root of
+};
+
+}  // namespace
+
+KernelPlan formKernels(const Module &m, std::span<const OpId> siteOps,
+                       std::span<const std::vector<uint32_t>> blockSites, bool fuse) {
+  KernelFormer former(m, siteOps, fuse);
+  for (const std::vector<uint32_t> &sites : blockSites) former.formBlock(sites);
+  return former.finish(siteOps.size());
+}
+
+}  // namespace autopart

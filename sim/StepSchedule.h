@@ -1,0 +1,60 @@
+// Step time as XLA's latency-hiding scheduler achieves it: kernels run one
+// after another on the compute stream, collectives run asynchronously on one
+// communication stream, each started as soon as the value it moves exists
+// (and the stream is free) and awaited just before the kernel that needs it.
+// Communication is hidden while the compute stream has other kernels to run
+// and exposed when a kernel must wait. XLA's combiners merge independent
+// collectives of one kind over the same devices up to a byte threshold, so a
+// collective that is ready when the group it follows starts joins it and
+// pays no latency of its own.
+//
+// Positions are the simulator's sites in program order; a kernel runs at its
+// root's position. Example (seconds): kernels 3, 3 at positions 0, 1; an
+// all-gather of 4 ready at the start, needed at position 1:
+//
+//   compute  [k0 0..3][wait 3..4][k1 4..7]
+//   comm     [all-gather 0..4]
+//   -> step 7, communication 4 of which 1 exposed, 3 hidden.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "ir/AxisList.h"
+#include "sim/Collective.h"
+
+namespace autopart {
+
+struct ScheduledCollective {
+  CollectiveKind kind = CollectiveKind::AllReduce;
+  const AxisList *axes = nullptr;  // for combining: same kind over the same axes
+  double seconds = 0;              // alone, all executions of its site
+  double latencySeconds = 0;       // the part a combined collective does not pay
+  double bytes = 0;
+  int64_t ready = -1;     // position whose kernel produces the value (-1: step start)
+  int64_t deadline = 0;   // position whose kernel needs it (numPositions: step end)
+};
+
+struct CombineThresholds {
+  double allReduce = 0, allGather = 0, reduceScatter = 0;  // bytes; 0: never combine
+};
+
+constexpr size_t kNumCollectiveKinds = 6;
+
+struct ScheduleResult {
+  double stepSeconds = 0;
+  double computeSeconds = 0;  // sum of kernel times
+  double commSeconds = 0;     // sum of collective times after combining
+  double exposedSeconds = 0;  // communication the compute stream waited for
+  std::array<double, kNumCollectiveKinds> exposedByKind{}, hiddenByKind{};
+  int combined = 0;  // collectives that joined a combined group
+};
+
+// `positionSeconds[p]`: time of the kernel at position p (0: none).
+// `events` is sorted in place by deadline.
+ScheduleResult scheduleStep(std::span<const double> positionSeconds, std::vector<ScheduledCollective> &events,
+                            const CombineThresholds &combine, std::vector<double> &scratch);
+
+}  // namespace autopart
