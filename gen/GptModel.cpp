@@ -76,8 +76,9 @@ Tensor layerForward(Ops &ops, const ParamSet &params, const LayerParams &P, cons
 }
 
 // Full remat of one layer: its saved input and the parameters the
-// recomputation reads (master type) through one optimization_barrier, the parameters re-cast from the
-// barrier's results, the forward re-emitted into C.
+// recomputation reads (master type) through one optimization_barrier, the
+// parameters re-cast from the barrier's results, the forward re-emitted
+// into C.
 void recomputeLayer(Ops &ops, ParamSet &params, const LayerParams &P, const Tensor &input, const Tensor &causal,
                     LayerCache &C) {
   std::vector<size_t> ids = P.recomputedIds();
