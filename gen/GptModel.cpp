@@ -9,6 +9,21 @@
 // then a final LayerNorm, logits against the tied token embedding,
 // cross-entropy, the backward pass of all of it and Adam. The token lookup
 // is a gather and its gradient a scatter-add, as jnp.take lowers.
+//
+// Mixed precision (masterDtype f32, dtype bf16): each parameter argument is
+// f32 and gets one stablehlo.convert to bf16 where the forward first uses
+// it (a layer's at the layer's start); gradients are converted back to f32
+// in the Adam update. Full remat, per layer l in the backward:
+//
+//   %x:12 = stablehlo.optimization_barrier %in_l, %layer_l_params... : ...
+//   (converts of %x#1..%x#11 with mixed precision)
+//   LN1, attention, LN2, act(h2 . w1 + b1) recomputed from %x#0
+//   the layer's backward, on the recomputed values
+//
+// which is what jax.checkpoint lowers to (its remat_p with prevent_cse puts
+// every input of the recomputation through one barrier), after its dead
+// code elimination: the MLP's output projection and the residual add are
+// not recomputed, no gradient needs their values.
 #include "gen/Models.h"
 #include "gen/Transformer.h"
 
@@ -20,6 +35,24 @@ struct LayerParams {
   size_t ln1g, ln1b, ln2g, ln2b;
   AttentionParams attn;
   MlpParams mlp;
+
+  // In declaration order, which is the order of the arguments: casts and
+  // barrier operands come out in the order JAX flattens the layer's pytree.
+  std::vector<size_t> ids() const {
+    std::vector<size_t> v = {ln1g, ln1b, attn.wq, attn.wk, attn.wv, attn.wo, ln2g, ln2b, mlp.w1};
+    if (mlp.b1) v.push_back(*mlp.b1);
+    v.push_back(mlp.w2);
+    if (mlp.b2) v.push_back(*mlp.b2);
+    return v;
+  }
+  // What a recomputation reads: all but the MLP's output bias (the output
+  // is not recomputed and the bias's gradient needs no value), so JAX's
+  // dead code elimination leaves it out of the barrier.
+  std::vector<size_t> recomputedIds() const {
+    std::vector<size_t> v = ids();
+    if (mlp.b2) v.pop_back();
+    return v;
+  }
 };
 
 struct LayerCache {
@@ -28,6 +61,34 @@ struct LayerCache {
   AttentionCache attn;
   MlpCache mlp;
 };
+
+// One layer's forward from x, filling C. Returns the layer's output; with
+// `output` false (a recomputation) stops at what the backward reads, the
+// MLP's hidden activation, and returns nothing.
+Tensor layerForward(Ops &ops, const ParamSet &params, const LayerParams &P, const Tensor &x, const Tensor &causal,
+                    LayerCache &C, bool output) {
+  Tensor h1 = layerNorm(ops, x, params[P.ln1g], params[P.ln1b], C.ln1);
+  C.x1 = ops.add(x, attention(ops, params, P.attn, h1, h1, &causal, C.attn));
+  Tensor h2 = layerNorm(ops, C.x1, params[P.ln2g], params[P.ln2b], C.ln2);
+  Tensor g1 = mlpHidden(ops, params, P.mlp, h2, C.mlp);
+  if (!output) return {};
+  return ops.add(C.x1, mlpOutput(ops, params, P.mlp, g1));
+}
+
+// Full remat of one layer: its saved input and the parameters the
+// recomputation reads (master type) through one optimization_barrier, the
+// parameters re-cast from the barrier's results, the forward re-emitted
+// into C.
+void recomputeLayer(Ops &ops, ParamSet &params, const LayerParams &P, const Tensor &input, const Tensor &causal,
+                    LayerCache &C) {
+  std::vector<size_t> ids = P.recomputedIds();
+  std::vector<Tensor> saved = {input};
+  for (size_t i : ids) saved.push_back(params.master(i));
+  std::vector<Tensor> kept = ops.e.optimizationBarrier(saved);
+  for (size_t k = 0; k < ids.size(); ++k) params.rebind(ids[k], kept[k + 1]);
+  params.cast(ops.e, ids);
+  layerForward(ops, params, P, kept[0], causal, C, /*output=*/false);
+}
 
 }  // namespace
 
@@ -63,6 +124,12 @@ static GenResult buildGpt(const GptConfig &c) {
   if (c.layers < 1 || c.dModel < 1 || c.heads < 1 || c.headDim < 1 || c.ffn < 1 || c.seq < 1 || c.batch < 1 ||
       c.vocab < 1)
     throw GenError("gpt: sizes must be positive");
+  const std::string master = c.masterDtype.empty() ? c.dtype : c.masterDtype;
+  // Masters are kept at least as precise as the compute: f32, or the
+  // compute type itself (no mixed precision).
+  if (master != c.dtype && master != "f32")
+    throw GenError("gpt: master type " + master + " with compute type " + c.dtype + ": masters must be " +
+                   (c.dtype == "f32" ? "f32" : "f32 (mixed precision) or " + c.dtype));
   const int64_t B = c.batch, S = c.seq, M = c.dModel, H = c.heads, D = c.headDim, F = c.ffn, V = c.vocab;
   StablehloEmitter e(c.dtype);
   Ops ops{e};
@@ -83,23 +150,23 @@ static GenResult buildGpt(const GptConfig &c) {
   }
   size_t lnfg = params.declare("['ln_f']['scale']", {M});
   size_t lnfb = params.declare("['ln_f']['bias']", {M});
-  params.materialize(e);
+  params.materialize(e, master);
   Tensor tokens = e.arg({B, S}, "batch['tokens']", "i32");
   Tensor targets = e.arg({B, S}, "batch['targets']", "i32");
 
   // Forward.
   Tensor idx = e.reshape(tokens, {B, S, 1});
+  params.cast(e, {wte, wpe});
   Tensor x = ops.add(e.gatherRows(params[wte], idx), e.broadcast(params[wpe], {B, S, M}, {1, 2}));
   Tensor causal = e.compare("GE", e.iota({B, H, S, S}, 2), e.iota({B, H, S, S}, 3));
   std::vector<LayerCache> cache(lp.size());
+  std::vector<Tensor> inputs(lp.size());  // what full remat keeps of a layer
   for (size_t l = 0; l < lp.size(); ++l) {
-    const LayerParams &P = lp[l];
-    LayerCache &C = cache[l];
-    Tensor h1 = layerNorm(ops, x, params[P.ln1g], params[P.ln1b], C.ln1);
-    C.x1 = ops.add(x, attention(ops, params, P.attn, h1, h1, &causal, C.attn));
-    Tensor h2 = layerNorm(ops, C.x1, params[P.ln2g], params[P.ln2b], C.ln2);
-    x = ops.add(C.x1, mlpBlock(ops, params, P.mlp, h2, C.mlp));
+    params.cast(e, lp[l].ids());
+    inputs[l] = x;
+    x = layerForward(ops, params, lp[l], x, causal, cache[l], /*output=*/true);
   }
+  params.cast(e, {lnfg, lnfb});
   LayerNormCache lnf;
   Tensor xf = layerNorm(ops, x, params[lnfg], params[lnfb], lnf);
   Tensor logits = e.dot(xf, params[wte], {}, {}, {2}, {1});
@@ -115,6 +182,9 @@ static GenResult buildGpt(const GptConfig &c) {
   params.setGrad(lnfb, db);
   for (size_t l = lp.size(); l-- > 0;) {
     const LayerParams &P = lp[l];
+    // With remat the forward's values of this layer are not kept: its
+    // backward reads the recomputed ones.
+    if (c.remat == Remat::Full) recomputeLayer(ops, params, P, inputs[l], causal, cache[l]);
     const LayerCache &C = cache[l];
     Tensor dh2 = mlpBlockGrad(ops, params, P.mlp, C.mlp, dx);
     Tensor dln2g, dln2b;

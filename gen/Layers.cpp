@@ -21,14 +21,38 @@ Tensor Ops::alongLast(const Tensor &v, const Tensor &like) { return e.broadcast(
 Tensor Ops::sumLeading(const Tensor &x) { return e.reduce(x, iotaDims(x.rank() - 1)); }
 
 size_t ParamSet::declare(const std::string &path, Shape shape) {
-  params_.push_back(Param{path, std::move(shape), {}, {}, {}, {}});
+  params_.push_back(Param{path, std::move(shape), {}, {}, {}, {}, {}, {}});
   return params_.size() - 1;
 }
 
-void ParamSet::materialize(StablehloEmitter &e) {
-  for (Param &p : params_) p.value = e.arg(p.shape, "params" + p.path);
-  for (Param &p : params_) p.mu = e.arg(p.shape, "opt_state['mu']" + p.path);
-  for (Param &p : params_) p.nu = e.arg(p.shape, "opt_state['nu']" + p.path);
+void ParamSet::materialize(StablehloEmitter &e, const std::string &masterType) {
+  computeType_ = e.floatType();
+  const std::string &type = masterType.empty() ? computeType_ : masterType;
+  for (Param &p : params_) p.value = e.arg(p.shape, "params" + p.path, type);
+  for (Param &p : params_) p.mu = e.arg(p.shape, "opt_state['mu']" + p.path, type);
+  for (Param &p : params_) p.nu = e.arg(p.shape, "opt_state['nu']" + p.path, type);
+  for (size_t i = 0; i < params_.size(); ++i) rebind(i, params_[i].value);
+}
+
+const Tensor &ParamSet::operator[](size_t i) const {
+  const Param &p = params_[i];
+  if (p.compute.name.empty()) throw GenError("parameter " + p.path + " used before its cast to " + computeType_);
+  return p.compute;
+}
+
+void ParamSet::cast(StablehloEmitter &e, const std::vector<size_t> &ids) {
+  for (size_t i : ids) {
+    Param &p = params_[i];
+    if (p.compute.name.empty()) p.compute = e.convert(p.source, computeType_);
+  }
+}
+
+void ParamSet::rebind(size_t i, Tensor source) {
+  Param &p = params_[i];
+  // Without mixed precision the source is already the compute value: no
+  // cast, no convert, the program is the one JAX prints for a single type.
+  p.compute = source.dtype == computeType_ ? source : Tensor{};
+  p.source = std::move(source);
 }
 
 void ParamSet::addGrad(Ops &ops, size_t i, const Tensor &g) {
@@ -40,8 +64,12 @@ void ParamSet::emitAdamUpdate(Ops &ops, double lr, double b1, double b2, double 
   std::vector<Tensor> next, mu, nu;
   for (Param &p : params_) {
     if (p.grad.name.empty()) throw GenError("parameter " + p.path + " has no gradient");
-    Tensor m = ops.add(ops.scale(p.mu, b1), ops.scale(p.grad, 1 - b1));
-    Tensor v = ops.add(ops.scale(p.nu, b2), ops.scale(ops.mul(p.grad, p.grad), 1 - b2));
+    // The transpose of the forward's cast: the gradient back in the master
+    // type, so Adam's moments and update stay in it (as mixed-precision
+    // training keeps them).
+    Tensor g = p.grad.dtype == p.value.dtype ? p.grad : ops.e.convert(p.grad, p.value.dtype);
+    Tensor m = ops.add(ops.scale(p.mu, b1), ops.scale(g, 1 - b1));
+    Tensor v = ops.add(ops.scale(p.nu, b2), ops.scale(ops.mul(g, g), 1 - b2));
     Tensor denom = ops.shift(ops.e.unary("sqrt", v), eps);
     next.push_back(ops.sub(p.value, ops.scale(ops.div(m, denom), lr)));
     mu.push_back(m);

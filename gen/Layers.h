@@ -39,11 +39,33 @@ struct Ops {
 // Parameters and their Adam state, declared before the program body so the
 // arguments come out in JAX's pytree order: params, opt_state mu, opt_state
 // nu, then the batch.
+//
+// With a master type wider than the emitter's float type (mixed precision,
+// e.g. f32 masters for a bf16 step) the arguments, Adam and the results are
+// in the master type and the program computes on a cast copy: `cast` emits
+// one stablehlo.convert per parameter where the forward first uses it, and
+// the Adam update converts each gradient back first.
+//
+//   params.materialize(e, "f32");          // e computes in bf16
+//   params.cast(e, {wq, wk});              // %5 = stablehlo.convert %arg2 ...
+//   e.dot(h, params[wq], ...);             // the bf16 copy
+//
+// `rebind` points a parameter at another tensor of the master type (its
+// value after an optimization_barrier, when a layer is recomputed); it needs
+// a new `cast` before its next use.
 class ParamSet {
 public:
   size_t declare(const std::string &path, Shape shape);
-  void materialize(StablehloEmitter &e);
-  const Tensor &operator[](size_t i) const { return params_[i].value; }
+  // `masterType` empty: the emitter's float type, no casts.
+  void materialize(StablehloEmitter &e, const std::string &masterType = "");
+  // The compute-type value of parameter i; a GenError if a mixed-precision
+  // parameter is used before it is cast.
+  const Tensor &operator[](size_t i) const;
+  // The master-type tensor the compute value derives from (the argument, or
+  // what `rebind` set).
+  const Tensor &master(size_t i) const { return params_[i].source; }
+  void cast(StablehloEmitter &e, const std::vector<size_t> &ids);
+  void rebind(size_t i, Tensor source);
   void setGrad(size_t i, Tensor g) { params_[i].grad = std::move(g); }
   void addGrad(Ops &ops, size_t i, const Tensor &g);
   // Adam (bias correction folded into the learning rate): returns the new
@@ -57,8 +79,11 @@ private:
     std::string path;
     Shape shape;
     Tensor value, mu, nu, grad;
+    Tensor source;   // master type: value, or its barriered copy
+    Tensor compute;  // compute type: source itself, or its convert; empty until cast
   };
   std::vector<Param> params_;
+  std::string computeType_;
 };
 
 struct LayerNormCache {

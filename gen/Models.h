@@ -23,7 +23,19 @@ struct MlpConfig {
   std::string dtype = "f32";
 };
 
+// Activation recomputation (rematerialization) of a training step.
+enum class Remat {
+  None,  // the backward reads what the forward computed
+  Full,  // per decoder layer, as jax.checkpoint: only the layer's input is
+         // kept; its forward is recomputed from it (behind an
+         // optimization_barrier) just before the layer's backward
+};
+
 // GPT-style decoder (pre-LayerNorm, learned positions, tied embedding).
+// Mixed precision as Megatron-LM and JAX train: dtype "bf16" with
+// masterDtype "f32" takes f32 parameters and Adam moments, converts each
+// parameter to bf16 where the forward first uses it, runs forward and
+// backward in bf16 and the Adam update in f32.
 struct GptConfig {
   int64_t layers = 2;
   int64_t dModel = 256;
@@ -33,7 +45,9 @@ struct GptConfig {
   int64_t seq = 128;
   int64_t batch = 8;   // sequences per step
   int64_t vocab = 1024;
-  std::string dtype = "bf16";
+  std::string dtype = "bf16";        // compute type
+  std::string masterDtype;           // parameters and Adam state; empty: dtype
+  Remat remat = Remat::None;
 };
 
 // The GPT-3 paper's model sizes (Brown et al. 2020, Table 2.1), with its

@@ -344,6 +344,23 @@ Tensor StablehloEmitter::reverse(const Tensor &x, const Dims &dims) {
   return r;
 }
 
+std::vector<Tensor> StablehloEmitter::optimizationBarrier(const std::vector<Tensor> &values) {
+  require(!values.empty(), "optimization_barrier of no values");
+  std::string base = "%" + std::to_string(next_++);
+  std::vector<Tensor> out;
+  for (size_t i = 0; i < values.size(); ++i)
+    out.push_back(Tensor{values.size() == 1 ? base : base + "#" + std::to_string(i), values[i].shape, values[i].dtype});
+  std::ostringstream &os = line();
+  os << base;
+  if (values.size() > 1) os << ":" << values.size();
+  os << " = stablehlo.optimization_barrier ";
+  for (size_t i = 0; i < values.size(); ++i) os << (i ? ", " : "") << values[i].name;
+  os << " : ";
+  for (size_t i = 0; i < values.size(); ++i) os << (i ? ", " : "") << type(values[i]);
+  os << "\n";
+  return out;
+}
+
 Tensor StablehloEmitter::concatenate(const std::vector<Tensor> &parts, int64_t dim) {
   require(!parts.empty() && dim >= 0 && dim < parts[0].rank(), "concatenate: bad dimension");
   Shape out = parts[0].shape;

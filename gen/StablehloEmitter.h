@@ -115,6 +115,11 @@ public:
   // x[start : limit] per dimension, stride 1.
   Tensor slice(const Tensor &x, const Dims &start, const Dims &limit);
   Tensor reverse(const Tensor &x, const Dims &dims);
+  // The values unchanged, as one stablehlo.optimization_barrier (jax.checkpoint
+  // puts one before a recomputation so that CSE cannot fold it into the
+  // original forward): %7:2 = stablehlo.optimization_barrier %3, %arg1 : ...,
+  // results %7#0, %7#1 (one operand: %7).
+  std::vector<Tensor> optimizationBarrier(const std::vector<Tensor> &values);
 
   // Broadcasts `x` (of a shape made of some of `like`'s dimensions, in
   // order) to `like`'s shape; `dims` are the dimensions of `like` it fills.

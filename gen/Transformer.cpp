@@ -79,11 +79,19 @@ MlpParams declareMlp(ParamSet &params, const std::string &prefix, int64_t M, int
   return m;
 }
 
-Tensor mlpBlock(Ops &ops, const ParamSet &params, const MlpParams &P, const Tensor &x, MlpCache &C) {
+Tensor mlpHidden(Ops &ops, const ParamSet &params, const MlpParams &P, const Tensor &x, MlpCache &C) {
   C.x = x;
   C.m1 = linear(ops, x, params[P.w1], P.b1 ? &params[*P.b1] : nullptr);
   C.g1 = P.act == Activation::Gelu ? gelu(ops, C.m1) : relu(ops, C.m1);
-  return linear(ops, C.g1, params[P.w2], P.b2 ? &params[*P.b2] : nullptr);
+  return C.g1;
+}
+
+Tensor mlpOutput(Ops &ops, const ParamSet &params, const MlpParams &P, const Tensor &g1) {
+  return linear(ops, g1, params[P.w2], P.b2 ? &params[*P.b2] : nullptr);
+}
+
+Tensor mlpBlock(Ops &ops, const ParamSet &params, const MlpParams &P, const Tensor &x, MlpCache &C) {
+  return mlpOutput(ops, params, P, mlpHidden(ops, params, P, x, C));
 }
 
 Tensor mlpBlockGrad(Ops &ops, ParamSet &params, const MlpParams &P, const MlpCache &C, const Tensor &dy) {

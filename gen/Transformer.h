@@ -62,6 +62,12 @@ MlpParams declareMlp(ParamSet &params, const std::string &prefix, int64_t M, int
 struct MlpCache {
   Tensor x, m1, g1;
 };
+// act(x . w1 + b1): what mlpBlockGrad needs, without the output projection
+// (a recomputation for the backward stops here, as jax.checkpoint's does:
+// the output's value is not needed for any gradient).
+Tensor mlpHidden(Ops &ops, const ParamSet &params, const MlpParams &P, const Tensor &x, MlpCache &C);
+// g1 . w2 + b2 for g1 from mlpHidden.
+Tensor mlpOutput(Ops &ops, const ParamSet &params, const MlpParams &P, const Tensor &g1);
 // act(x . w1 + b1) . w2 + b2 (no residual).
 Tensor mlpBlock(Ops &ops, const ParamSet &params, const MlpParams &P, const Tensor &x, MlpCache &C);
 Tensor mlpBlockGrad(Ops &ops, ParamSet &params, const MlpParams &P, const MlpCache &C, const Tensor &dy);

@@ -3,6 +3,7 @@
 // written, so a generator bug is an error here, not in a later command.
 //
 //   autopart gen gpt --preset 175b -o gpt3.mlir
+//   autopart gen gpt --preset 6.7b --dtype bf16 --master-dtype f32 --remat full
 //   autopart gen mlp --layers 4 --width 1024 --batch 256
 //   autopart gen t5 --preset t5-small --batch 32
 //   autopart gen unet --height 128 --width 128 --levels 4
@@ -28,6 +29,7 @@ struct GenOptions {
   gen::UnetConfig unet;
   int64_t t5Layers = 0;
   int64_t ffn = 0;
+  std::string gptRemat = "none";
 };
 
 int emit(const GenOptions &o, const std::string &kind, gen::GenResult r, double seconds) {
@@ -97,7 +99,16 @@ CommandRegistration reg("gen", "Generate a benchmark training step (mlp, gpt, gn
   gpt->add_option("--seq", o->gpt.seq, "Sequence length")->check(CLI::PositiveNumber);
   gpt->add_option("--batch", o->gpt.batch, "Sequences per step")->check(CLI::PositiveNumber);
   gpt->add_option("--vocab", o->gpt.vocab, "Vocabulary size")->check(CLI::PositiveNumber);
-  gpt->add_option("--dtype", o->gpt.dtype, "Float type")->check(CLI::IsMember({"f32", "bf16", "f16"}));
+  gpt->add_option("--dtype", o->gpt.dtype, "Float type of the forward and backward (compute)")
+      ->check(CLI::IsMember({"f32", "bf16", "f16"}));
+  gpt->add_option("--master-dtype", o->gpt.masterDtype,
+                  "Float type of the parameters, Adam moments and update (default: --dtype; f32 with a bf16 or "
+                  "f16 --dtype is mixed precision)")
+      ->check(CLI::IsMember({"f32", "bf16", "f16"}));
+  gpt->add_option("--remat", o->gptRemat,
+                  "Activation recomputation: none, or full (each layer's forward recomputed from its input before "
+                  "its backward, as jax.checkpoint per layer)")
+      ->check(CLI::IsMember({"none", "full"}));
   gpt->callback([which] { *which = "gpt"; });
 
   CLI::App *gnn = app.add_subcommand("gnn", "Graph network: gather / scatter-add message passing, Adam");
@@ -192,6 +203,7 @@ CommandRegistration reg("gen", "Generate a benchmark training step (mlp, gpt, gn
       gen::GptConfig given = c;
       c = *p;
       c.dtype = given.dtype;
+      c.masterDtype = given.masterDtype;
       keep("--layers", c.layers, given.layers);
       keep("--d-model", c.dModel, given.dModel);
       keep("--heads", c.heads, given.heads);
@@ -200,6 +212,7 @@ CommandRegistration reg("gen", "Generate a benchmark training step (mlp, gpt, gn
       keep("--batch", c.batch, given.batch);
       keep("--vocab", c.vocab, given.vocab);
     }
+    c.remat = o->gptRemat == "full" ? gen::Remat::Full : gen::Remat::None;
     if (o->ffn)
       c.ffn = o->ffn;
     else if (!o->preset.empty() || gpt->count("--d-model"))

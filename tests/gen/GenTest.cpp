@@ -8,6 +8,7 @@
 #include "analysis/ArgumentRoles.h"
 #include "analysis/NamedDimensions.h"
 #include "gen/Models.h"
+#include "sim/Flops.h"
 
 #include "tests/TestUtil.h"
 
@@ -79,6 +80,127 @@ TEST(Gen, GptParsesWithAttentionConflictAndParameterCount) {
   size_t scatters = testing::opsNamed(*m, "stablehlo.scatter").size();
   EXPECT_EQ(gathers, 1u);   // token lookup
   EXPECT_EQ(scatters, 1u);  // its gradient
+}
+
+gen::GptConfig smallGpt() {
+  gen::GptConfig c;
+  c.layers = 3;
+  c.dModel = 32;
+  c.heads = 4;
+  c.headDim = 8;
+  c.ffn = 128;
+  c.seq = 16;
+  c.batch = 4;
+  c.vocab = 64;
+  return c;
+}
+
+// Converts from `from` to `to` element types (type strings end in the
+// element type: tensor<8x32xf32>).
+size_t countConverts(const Module &m, const std::string &from, const std::string &to) {
+  size_t n = 0;
+  for (OpId op : testing::opsNamed(m, "stablehlo.convert")) {
+    std::string_view a = m.types.str(m.type(m.operand(op, 0))), b = m.types.str(m.type(m.result(op)));
+    n += a.ends_with(from + ">") && b.ends_with(to + ">");
+  }
+  return n;
+}
+
+double dotFlops(const Module &m) {
+  double total = 0;
+  for (OpId op : testing::opsNamed(m, "stablehlo.dot_general")) total += opFlops(m, op);
+  return total;
+}
+
+TEST(Gen, GptMasterTypeSameAsComputeIsTheDefaultProgram) {
+  gen::GptConfig c = smallGpt();
+  std::string plain = testing::generatedText(gen::generateGpt, c);
+  c.masterDtype = c.dtype;
+  EXPECT_EQ(testing::generatedText(gen::generateGpt, c), plain);
+}
+
+TEST(Gen, GptMixedPrecisionHasF32MastersAndOneCastEachWay) {
+  gen::GptConfig c = smallGpt();
+  c.dtype = "bf16";
+  c.masterDtype = "f32";
+  auto m = testing::parse(testing::generatedText(gen::generateGpt, c), "gen.mlir");
+  ASSERT_TRUE(m);
+  const size_t numParams = 2 + 3 * 12 + 2;
+  FuncView f{*m, m->functions().front()};
+  ASSERT_EQ(f.args().size(), 3 * numParams + 2);
+  // Parameters and both Adam moments are f32 arguments, the batch i32.
+  for (size_t i = 0; i < 3 * numParams; ++i)
+    EXPECT_TRUE(m->types.str(m->type(f.args()[i])).ends_with("xf32>")) << i;
+  std::map<ArgRole, int> roles = countRoles(*m);
+  EXPECT_EQ(roles[ArgRole::Parameter], int(numParams));
+  EXPECT_EQ(roles[ArgRole::OptimizerState], int(2 * numParams));
+  // One cast down per parameter in the forward, one gradient cast up before
+  // Adam (the tied embedding's two uses share one of each), and the loss's
+  // one-hot i1 -> bf16.
+  EXPECT_EQ(countConverts(*m, "f32", "bf16"), numParams);
+  EXPECT_EQ(countConverts(*m, "bf16", "f32"), numParams);
+  EXPECT_EQ(testing::opsNamed(*m, "stablehlo.convert").size(), 2 * numParams + 1);
+  // The forward and backward compute in bf16.
+  for (OpId op : testing::opsNamed(*m, "stablehlo.dot_general"))
+    EXPECT_TRUE(m->types.str(m->type(m->result(op))).ends_with("bf16>"));
+}
+
+TEST(Gen, GptFullRematRecomputesEachLayerBehindOneBarrier) {
+  gen::GptConfig c = smallGpt();
+  auto plain = testing::parse(testing::generatedText(gen::generateGpt, c), "plain.mlir");
+  c.remat = gen::Remat::Full;
+  auto remat = testing::parse(testing::generatedText(gen::generateGpt, c), "remat.mlir");
+  ASSERT_TRUE(plain && remat);
+  EXPECT_TRUE(testing::opsNamed(*plain, "stablehlo.optimization_barrier").empty());
+  std::vector<OpId> barriers = testing::opsNamed(*remat, "stablehlo.optimization_barrier");
+  ASSERT_EQ(barriers.size(), size_t(c.layers));
+  // The layer's input and the 11 parameters the recomputation reads (all
+  // but the MLP's output bias).
+  for (OpId b : barriers) EXPECT_EQ(remat->numOperands(b), 12u);
+  // Per layer the recomputation repeats 7 of the forward's 8 dots: q, k, v,
+  // scores, probabilities . v, the attention output and w1; not w2, whose
+  // result no gradient reads (jax.checkpoint's DCE drops it).
+  size_t dotsPlain = testing::opsNamed(*plain, "stablehlo.dot_general").size();
+  size_t dotsRemat = testing::opsNamed(*remat, "stablehlo.dot_general").size();
+  EXPECT_EQ(dotsRemat, dotsPlain + 7 * size_t(c.layers));
+  const double B = double(c.batch), S = double(c.seq), M = double(c.dModel), HD = double(c.heads * c.headDim),
+               F = double(c.ffn), V = double(c.vocab), L = double(c.layers);
+  const double qkvo = 4 * 2 * B * S * M * HD, attn = 2 * 2 * B * S * S * HD, mlp = 2 * 2 * B * S * M * F;
+  const double forwardLayer = qkvo + attn + mlp, w2 = mlp / 2;
+  const double embedding = 3 * 2 * B * S * V * M;  // logits, their input and wte gradients
+  double layersPlain = dotFlops(*plain) - embedding, layersRemat = dotFlops(*remat) - embedding;
+  EXPECT_DOUBLE_EQ(layersPlain, 3 * L * forwardLayer);  // forward + backward (2x)
+  EXPECT_DOUBLE_EQ(layersRemat - layersPlain, L * (forwardLayer - w2));
+  // An extra forward, less its last projection: a bit under 4/3.
+  EXPECT_GT(layersRemat / layersPlain, 1.2);
+  EXPECT_LT(layersRemat / layersPlain, 4.0 / 3.0);
+}
+
+TEST(Gen, GptMixedPrecisionRematCastsTheBarrieredMasters) {
+  gen::GptConfig c = smallGpt();
+  c.masterDtype = "f32";
+  c.remat = gen::Remat::Full;
+  auto m = testing::parse(testing::generatedText(gen::generateGpt, c), "gen.mlir");
+  ASSERT_TRUE(m);
+  const size_t numParams = 2 + 3 * 12 + 2;
+  for (OpId b : testing::opsNamed(*m, "stablehlo.optimization_barrier")) {
+    EXPECT_TRUE(m->types.str(m->type(m->operand(b, 0))).ends_with("xbf16>"));  // the saved layer input
+    for (uint32_t i = 1; i < m->numOperands(b); ++i)
+      EXPECT_TRUE(m->types.str(m->type(m->operand(b, i))).ends_with("xf32>"));  // master parameters
+  }
+  // The forward's casts, the recomputations' (11 a layer), the gradients'.
+  EXPECT_EQ(countConverts(*m, "f32", "bf16"), numParams + 11 * size_t(c.layers));
+  EXPECT_EQ(countConverts(*m, "bf16", "f32"), numParams);
+}
+
+TEST(Gen, GptMasterTypeNarrowerThanComputeIsAnError) {
+  gen::GptConfig c = smallGpt();
+  c.dtype = "f32";
+  c.masterDtype = "bf16";
+  Diagnostics diags;
+  EXPECT_FALSE(gen::generateGpt(c, diags));
+  EXPECT_NE(diags.errorText().find("gpt: master type bf16 with compute type f32"), std::string::npos)
+      << diags.errorText();
 }
 
 TEST(Gen, Gpt3PresetHas175BillionParameters) {
