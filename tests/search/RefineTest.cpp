@@ -111,12 +111,12 @@ TEST(Refine, AnnealingEscapesTheDescentOptimum) {
   EXPECT_GT(escaped, 0);
 }
 
-// The 2-layer transformer stand-in on 512 TPUs: the best name-level plan
-// (sequence on "data", heads on "model") refines to 0.77 ms, gathering k
-// and v over "data" in both layers; a runner-up (batch on "model", sequence
-// on "data") refines to 0.55 ms, computing k and v whole over "data" and
-// slicing q for free. The ILP's per-op optimum is 0.68 ms.
-TEST(Refine, RunnerUpStartsReachAnotherBasin) {
+// The 2-layer transformer stand-in on 512 TPUs. Under the unfused
+// sequential cost model a runner-up name-level plan (batch on "model",
+// sequence on "data") refined to a 30% faster basin than the best one; with
+// fusion and overlapped collectives both basins cost 0.52 ms. Refining more
+// starts must never return a worse plan, and must really refine them.
+TEST(Refine, MoreStartsNeverLoseToOne) {
   Case c(testing::transformerStack(2, 16, 512, 1024, 16, 64, 4096), "tpu-v5e", 64, 8);
   MctsOptions o;
   o.iterations = 400;
@@ -129,7 +129,8 @@ TEST(Refine, RunnerUpStartsReachAnotherBasin) {
   ASSERT_TRUE(one.cost.feasible && four.cost.feasible);
   EXPECT_EQ(one.refineStarts, 1);
   EXPECT_GT(four.refineStarts, 1);
-  EXPECT_LT(four.cost.stepSeconds, 0.9 * one.cost.stepSeconds);
+  EXPECT_LE(four.cost.stepSeconds, one.cost.stepSeconds * (1 + 1e-9));
+  EXPECT_GT(four.evaluations, one.evaluations);
   expectPricedAsReported(c, four.shardings, four.cost);
 }
 
