@@ -360,7 +360,7 @@ StepSummary Simulator::summary() {
     CombineThresholds combine;
     if (options_.combine)
       combine = {device_.allReduceCombineBytes, device_.allGatherCombineBytes, device_.reduceScatterCombineBytes};
-    schedule_ = scheduleStep(positionSeconds_, events_, combine, scheduleScratch_);
+    schedule_ = scheduleStep(positionSeconds_, events_, combine, scheduleScratch_, options_.synchronousCollectives);
     s.commSeconds = schedule_.commSeconds;
     s.exposedCommSeconds = schedule_.exposedSeconds;
     s.stepSeconds = schedule_.stepSeconds;

@@ -51,6 +51,10 @@ struct SimOptions {
   bool schedule = true;
   // XLA's collective combiners (needs `schedule`).
   bool combine = true;
+  // Collectives block the compute stream where they are needed instead of
+  // running asynchronously (sim/StepSchedule.h; needs `schedule`): how
+  // frameworks without a latency-hiding scheduler run them.
+  bool synchronousCollectives = false;
   // Without `schedule`: fraction of min(compute, communication) hidden.
   double overlap = 0;
   // Trip count assumed for loops without a recognisable counter (flagged).

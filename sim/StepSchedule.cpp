@@ -18,7 +18,7 @@ double threshold(CollectiveKind kind, const CombineThresholds &c) {
 }  // namespace
 
 ScheduleResult scheduleStep(std::span<const double> positionSeconds, std::vector<ScheduledCollective> &events,
-                            const CombineThresholds &combine, std::vector<double> &endTime) {
+                            const CombineThresholds &combine, std::vector<double> &endTime, bool synchronous) {
   std::stable_sort(events.begin(), events.end(), [](const ScheduledCollective &a, const ScheduledCollective &b) {
     return a.deadline != b.deadline ? a.deadline < b.deadline : a.ready < b.ready;
   });
@@ -37,10 +37,16 @@ ScheduleResult scheduleStep(std::span<const double> positionSeconds, std::vector
     if (e.seconds <= 0) return;
     double ready = e.ready < 0 ? 0 : e.ready < int64_t(numPositions) ? endTime[size_t(e.ready)] : now;
     ready = std::min(ready, now);
+    if (synchronous) ready = now;
     double seconds = e.seconds, start;
     double limit = threshold(e.kind, combine);
+    // Asynchronous: a collective that becomes ready while the group before it
+    // still occupies the stream would wait for it anyway, so the combiner's
+    // merged collective costs no more and saves its latency. Synchronous:
+    // only back-to-back collectives, with no kernel between them, are one call.
     bool joins = group.open && group.kind == e.kind && e.axes && group.axes && *group.axes == *e.axes &&
-                 limit > 0 && group.bytes + e.bytes <= limit && ready <= group.start;
+                 limit > 0 && group.bytes + e.bytes <= limit &&
+                 (synchronous ? commFree == now : ready <= commFree);
     if (joins) {
       seconds = std::max(0.0, seconds - e.latencySeconds);
       start = commFree;

@@ -4,9 +4,10 @@
 // (and the stream is free) and awaited just before the kernel that needs it.
 // Communication is hidden while the compute stream has other kernels to run
 // and exposed when a kernel must wait. XLA's combiners merge independent
-// collectives of one kind over the same devices up to a byte threshold, so a
-// collective that is ready when the group it follows starts joins it and
-// pays no latency of its own.
+// collectives of one kind over the same devices up to a byte threshold: a
+// collective that becomes ready while the stream is still busy with the
+// group before it would wait anyway, so it joins the group and pays no
+// latency of its own.
 //
 // Positions are the simulator's sites in program order; a kernel runs at its
 // root's position. Example (seconds): kernels 3, 3 at positions 0, 1; an
@@ -53,8 +54,13 @@ struct ScheduleResult {
 };
 
 // `positionSeconds[p]`: time of the kernel at position p (0: none).
-// `events` is sorted in place by deadline.
+// `events` is sorted in place by deadline. `synchronous`: the compute stream
+// blocks on each collective where it is needed, as a framework that issues
+// them synchronously runs (Megatron-LM's tensor-parallel all-reduces and its
+// gradient all-reduce after the backward pass); consecutive collectives of
+// one kind still combine.
 ScheduleResult scheduleStep(std::span<const double> positionSeconds, std::vector<ScheduledCollective> &events,
-                            const CombineThresholds &combine, std::vector<double> &scratch);
+                            const CombineThresholds &combine, std::vector<double> &scratch,
+                            bool synchronous = false);
 
 }  // namespace autopart

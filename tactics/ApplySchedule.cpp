@@ -1,5 +1,7 @@
 #include "tactics/ApplySchedule.h"
 
+#include "rules/OpInfo.h"
+
 #include <unordered_set>
 
 #include "analysis/ArgumentRoles.h"
@@ -28,6 +30,8 @@ bool sameSharding(const std::optional<TensorSharding> &a, const std::optional<Te
 // Ops from a state argument to its update: Adam reaches its moments' update
 // in two and the new parameter's step from them in four more.
 constexpr int kMaxUpdateDepth = 6;
+// From an update back to its gradient: Adam's (1-b1)·g and a cast.
+constexpr int kMaxGradientDepth = 3;
 
 // For SeedReach::StateUpdate: what the entry function does with its state
 // arguments (analysis/CarriedState.h pairs each with the result it returns
@@ -57,7 +61,11 @@ struct StateUpdates {
   // its update and, from that, the new parameter's step. A returned value
   // other than the argument's own update stops the walk (the new parameters
   // keep their sharding, so they are gathered from the slices).
-  std::vector<ValueId> region(const Module &m, size_t i, ValueId arg) const {
+  // With `gradients`, also the values of the argument's shape the update
+  // reads that the step computes (its gradient, and what that is converted
+  // from): split like the state, the gradient's reduction becomes a
+  // reduce-scatter, as ZeRO-2/3 do.
+  std::vector<ValueId> region(const Module &m, size_t i, ValueId arg, bool gradients = false) const {
     std::vector<ValueId> out;
     std::unordered_set<ValueId> seen{arg};
     std::vector<std::pair<ValueId, int>> queue{{arg, 0}};
@@ -78,7 +86,29 @@ struct StateUpdates {
       }
     }
     if (updateOf[i] != kNone && updateOf[i] != arg && !seen.count(updateOf[i])) out.push_back(updateOf[i]);
+    if (gradients) addGradients(m, arg, seen, out);
     return out;
+  }
+
+  void addGradients(const Module &m, ValueId arg, std::unordered_set<ValueId> &seen, std::vector<ValueId> &out) const {
+    const std::vector<int64_t> &shape = m.types.shape(m.type(arg));
+    auto computedLikeArg = [&](ValueId v) {
+      return m.definingOp(v) != kNone && m.types.isTensor(m.type(v)) && m.types.shape(m.type(v)) == shape;
+    };
+    // Backwards from the update through elementwise ops (scaling by 1-b1,
+    // a cast to f32 master precision) to the op that produced the gradient.
+    std::vector<std::pair<ValueId, int>> queue;
+    for (ValueId v : out) queue.push_back({v, 0});
+    for (size_t head = 0; head < queue.size(); ++head) {
+      auto [v, depth] = queue[head];
+      OpId op = m.definingOp(v);
+      if (op == kNone || depth >= kMaxGradientDepth || opInfo(m, op).category != OpCategory::Elementwise) continue;
+      for (ValueId u : m.operands(op)) {
+        if (!computedLikeArg(u) || !seen.insert(u).second) continue;
+        out.push_back(u);
+        queue.push_back({u, depth + 1});
+      }
+    }
   }
 };
 
@@ -113,7 +143,8 @@ std::optional<nlohmann::json> applySchedule(const ScheduleContext &ctx, const Ta
     }
     TacticSeeds seeds = seedTactic(m, ctx.func, t, ctx.mesh, current, &ctx.names);
     SeedReach reach = reachOf(t);
-    if (reach == SeedReach::StateUpdate && !updates) updates.emplace(m, ctx.func);
+    bool updatesState = reach == SeedReach::StateUpdate || reach == SeedReach::StateUpdateAndGradient;
+    if (updatesState && !updates) updates.emplace(m, ctx.func);
     nlohmann::json entry = {{"tactic", t.spelling}, {"kind", tacticName(t)},
                             {"axis", t.axes[0]}, {"sharded", nlohmann::json::array()},
                             {"skipped", seeds.notes}};
@@ -142,8 +173,8 @@ std::optional<nlohmann::json> applySchedule(const ScheduleContext &ctx, const Ta
         // The update region takes the argument's new sharding where it had
         // the argument's old one (so the next step reads the state as this
         // one left it).
-        if (reach == SeedReach::StateUpdate)
-          for (ValueId u : updates->region(m, s.argIndex, s.value)) {
+        if (updatesState)
+          for (ValueId u : updates->region(m, s.argIndex, s.value, reach == SeedReach::StateUpdateAndGradient)) {
             if (state[u] == state[s.value]) continue;
             if (!sameSharding(state[u], before)) {
               ++skipped;

@@ -1,8 +1,11 @@
 // `fsdp`: ZeRO-3 / fully sharded data parallelism (Rajbhandari et al. 2020,
 // arXiv 1910.02054, stage 3). Every parameter and optimizer-state argument
-// on its largest dimension the axis divides and no earlier tactic shards.
-// Kept sharded at rest only: the seeds do not propagate, so each parameter
-// is gathered where it is used.
+// on its largest dimension the axis divides and no earlier tactic shards,
+// and so are its update and its gradient: each device reduce-scatters the
+// gradient, updates its slice of the parameter and optimizer state, and
+// all-gathers the parameter where the forward and backward passes use it
+// (ZeRO's 3Ψ of communication against data parallelism's 2Ψ). The seeds do
+// not propagate further.
 #include "tactics/TacticRegistry.h"
 
 namespace autopart {
@@ -18,7 +21,7 @@ TacticRegistration fsdp({
     .aliases = {"zero3", "zero-3", "zero"},
     .defaultAxis = dataAxis(),
     .description = "ZeRO-3: parameters and optimizer state sharded at rest, gathered where used",
-    .reach = SeedReach::Argument,
+    .reach = SeedReach::StateUpdateAndGradient,
     .seed = seedFsdp,
     .expert = "Expert: ZeRO-3 / FSDP",
 });

@@ -44,6 +44,8 @@ enum class SeedReach {
   StateUpdate,  // the argument, and what the step computes from it
                 // elementwise: its update (returned split, so the state stays
                 // split) and the new parameters' step (zero1)
+  StateUpdateAndGradient,  // the same and the gradient the update reads, so
+                           // it is reduce-scattered (fsdp)
 };
 
 // The axis a tactic takes when the schedule names none: the first of

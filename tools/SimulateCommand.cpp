@@ -24,6 +24,7 @@ struct SimulateOptions {
   int top = 10;
   double overlap = 0;
   std::vector<std::string> ablate;
+  bool syncCollectives = false;
   double unknownTrips = 1;
   double peakTflops = 0, hbmGbps = 0, linkGbps = 0;
 };
@@ -73,6 +74,7 @@ int runSimulate(const SimulateOptions &o) {
     if (all || part == "combining") reportOptions.sim.combine = false;
   }
   reportOptions.sim.overlap = o.overlap;
+  reportOptions.sim.synchronousCollectives = o.syncCollectives;
   reportOptions.sim.unknownTripCount = o.unknownTrips;
   reportOptions.top = o.top;
   nlohmann::json report = simulationReport(*m, shardings, device, reportOptions);
@@ -94,6 +96,9 @@ CommandRegistration reg("simulate", "Simulated step time, communication and peak
                                          "overlap, combining, or all (the unfused sequential roofline)")
                               ->delimiter(',')
                               ->check(CLI::IsMember({"fusion", "efficiency", "overlap", "combining", "all"}));
+                          app.add_flag("--sync-collectives", o->syncCollectives,
+                                       "Collectives block computation where they are needed (frameworks that issue "
+                                       "them synchronously, e.g. Megatron-LM) instead of overlapping it");
                           app.add_option("--overlap", o->overlap,
                                          "With --ablate overlap: fraction of min(compute, communication) hidden (0..1)");
                           app.add_option("--unknown-trip-count", o->unknownTrips, "Trip count assumed for loops without a static one");
