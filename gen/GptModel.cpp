@@ -24,6 +24,23 @@
 // every input of the recomputation through one barrier), after its dead
 // code elimination: the MLP's output projection and the residual add are
 // not recomputed, no gradient needs their values.
+//
+// Dropout (rate P > 0; Megatron-LM's GPT uses 0.1) at three sites a layer:
+//
+//   p  = dropout(softmax(s)); a = p . v                  mask [B,H,S,S]
+//   x  = x + dropout(a . wo)                             mask [B,S,M]
+//   x  = x + dropout(gelu(LN2(x) . w1 + b1) . w2 + b2)   mask [B,S,M]
+//
+// each mask from its own stablehlo.rng_bit_generator call; one state threads
+// through the calls (the `rng` argument after the batch, tensor<2xui64>, to
+// the ['rng'] result after the loss), three a layer in forward order. The
+// backward applies each mask to the incoming gradient, select(mask, g / (1 -
+// P), 0). With remat the state at the layer's entry goes through the
+// barrier with its input and parameters (last), and the recomputation draws
+// the same three masks from it, as jax.checkpoint recomputes bits from a
+// fixed key rather than saving them; it applies the first two (the third
+// masks the output projection it does not recompute) and its advanced
+// state is not used.
 #include "gen/Models.h"
 #include "gen/Transformer.h"
 
@@ -60,34 +77,54 @@ struct LayerCache {
   LayerNormCache ln1, ln2;
   AttentionCache attn;
   MlpCache mlp;
+  Tensor attnOutKeep, mlpOutKeep;  // hidden dropout masks; empty without dropout
 };
 
-// One layer's forward from x, filling C. Returns the layer's output; with
+// One layer's forward from x, filling C; its dropout masks come from
+// `drop`, whose state it advances. Returns the layer's output; with
 // `output` false (a recomputation) stops at what the backward reads, the
-// MLP's hidden activation, and returns nothing.
+// MLP's hidden activation and its output's dropout mask, and returns
+// nothing.
 Tensor layerForward(Ops &ops, const ParamSet &params, const LayerParams &P, const Tensor &x, const Tensor &causal,
-                    LayerCache &C, bool output) {
+                    Dropout &drop, LayerCache &C, bool output) {
   Tensor h1 = layerNorm(ops, x, params[P.ln1g], params[P.ln1b], C.ln1);
-  C.x1 = ops.add(x, attention(ops, params, P.attn, h1, h1, &causal, C.attn));
+  Tensor o = attention(ops, params, P.attn, h1, h1, &causal, C.attn, &drop);
+  if (drop.on()) {
+    C.attnOutKeep = dropoutMask(ops, drop, o.shape);
+    o = dropoutApply(ops, drop, C.attnOutKeep, o);
+  }
+  C.x1 = ops.add(x, o);
   Tensor h2 = layerNorm(ops, C.x1, params[P.ln2g], params[P.ln2b], C.ln2);
   Tensor g1 = mlpHidden(ops, params, P.mlp, h2, C.mlp);
-  if (!output) return {};
-  return ops.add(C.x1, mlpOutput(ops, params, P.mlp, g1));
+  if (!output) {
+    if (drop.on()) C.mlpOutKeep = dropoutMask(ops, drop, C.x1.shape);
+    return {};
+  }
+  Tensor y = mlpOutput(ops, params, P.mlp, g1);
+  if (drop.on()) {
+    C.mlpOutKeep = dropoutMask(ops, drop, y.shape);
+    y = dropoutApply(ops, drop, C.mlpOutKeep, y);
+  }
+  return ops.add(C.x1, y);
 }
 
-// Full remat of one layer: its saved input and the parameters the
-// recomputation reads (master type) through one optimization_barrier, the
-// parameters re-cast from the barrier's results, the forward re-emitted
-// into C.
-void recomputeLayer(Ops &ops, ParamSet &params, const LayerParams &P, const Tensor &input, const Tensor &causal,
-                    LayerCache &C) {
+// Full remat of one layer: its saved input, the parameters the
+// recomputation reads (master type) and, with dropout, the rng state the
+// layer's forward started from (`entry`) through one optimization_barrier,
+// the parameters re-cast from the barrier's results, the forward re-emitted
+// into C (its masks drawn again from the barriered state).
+void recomputeLayer(Ops &ops, ParamSet &params, const LayerParams &P, const Tensor &input, const Dropout &entry,
+                    const Tensor &causal, LayerCache &C) {
   std::vector<size_t> ids = P.recomputedIds();
   std::vector<Tensor> saved = {input};
   for (size_t i : ids) saved.push_back(params.master(i));
+  if (entry.on()) saved.push_back(entry.state);
   std::vector<Tensor> kept = ops.e.optimizationBarrier(saved);
   for (size_t k = 0; k < ids.size(); ++k) params.rebind(ids[k], kept[k + 1]);
   params.cast(ops.e, ids);
-  layerForward(ops, params, P, kept[0], causal, C, /*output=*/false);
+  Dropout drop = entry;
+  if (drop.on()) drop.state = kept.back();
+  layerForward(ops, params, P, kept[0], causal, drop, C, /*output=*/false);
 }
 
 }  // namespace
@@ -130,6 +167,7 @@ static GenResult buildGpt(const GptConfig &c) {
   if (master != c.dtype && master != "f32")
     throw GenError("gpt: master type " + master + " with compute type " + c.dtype + ": masters must be " +
                    (c.dtype == "f32" ? "f32" : "f32 (mixed precision) or " + c.dtype));
+  if (!(c.dropout >= 0 && c.dropout < 1)) throw GenError("gpt: dropout must be in [0, 1)");
   const int64_t B = c.batch, S = c.seq, M = c.dModel, H = c.heads, D = c.headDim, F = c.ffn, V = c.vocab;
   StablehloEmitter e(c.dtype);
   Ops ops{e};
@@ -153,6 +191,8 @@ static GenResult buildGpt(const GptConfig &c) {
   params.materialize(e, master);
   Tensor tokens = e.arg({B, S}, "batch['tokens']", "i32");
   Tensor targets = e.arg({B, S}, "batch['targets']", "i32");
+  Dropout drop{c.dropout, {}};
+  if (drop.on()) drop.state = e.arg({2}, "rng", "ui64");
 
   // Forward.
   Tensor idx = e.reshape(tokens, {B, S, 1});
@@ -161,10 +201,12 @@ static GenResult buildGpt(const GptConfig &c) {
   Tensor causal = e.compare("GE", e.iota({B, H, S, S}, 2), e.iota({B, H, S, S}, 3));
   std::vector<LayerCache> cache(lp.size());
   std::vector<Tensor> inputs(lp.size());  // what full remat keeps of a layer
+  std::vector<Dropout> entry(lp.size());  // and the rng state it started from
   for (size_t l = 0; l < lp.size(); ++l) {
     params.cast(e, lp[l].ids());
     inputs[l] = x;
-    x = layerForward(ops, params, lp[l], x, causal, cache[l], /*output=*/true);
+    entry[l] = drop;
+    x = layerForward(ops, params, lp[l], x, causal, drop, cache[l], /*output=*/true);
   }
   params.cast(e, {lnfg, lnfb});
   LayerNormCache lnf;
@@ -184,14 +226,17 @@ static GenResult buildGpt(const GptConfig &c) {
     const LayerParams &P = lp[l];
     // With remat the forward's values of this layer are not kept: its
     // backward reads the recomputed ones.
-    if (c.remat == Remat::Full) recomputeLayer(ops, params, P, inputs[l], causal, cache[l]);
+    if (c.remat == Remat::Full) recomputeLayer(ops, params, P, inputs[l], entry[l], causal, cache[l]);
     const LayerCache &C = cache[l];
-    Tensor dh2 = mlpBlockGrad(ops, params, P.mlp, C.mlp, dx);
+    // Each dropout's mask applied to its output's gradient.
+    Tensor dy = drop.on() ? dropoutApply(ops, drop, C.mlpOutKeep, dx) : dx;
+    Tensor dh2 = mlpBlockGrad(ops, params, P.mlp, C.mlp, dy);
     Tensor dln2g, dln2b;
     Tensor dx1 = ops.add(dx, layerNormGrad(ops, dh2, params[P.ln2g], C.ln2, dln2g, dln2b));
     params.setGrad(P.ln2g, dln2g);
     params.setGrad(P.ln2b, dln2b);
-    Tensor dh1 = attentionGrad(ops, params, P.attn, C.attn, dx1, nullptr);
+    Tensor dattn = drop.on() ? dropoutApply(ops, drop, C.attnOutKeep, dx1) : dx1;
+    Tensor dh1 = attentionGrad(ops, params, P.attn, C.attn, dattn, nullptr);
     Tensor dln1g, dln1b;
     dx = ops.add(dx1, layerNormGrad(ops, dh1, params[P.ln1g], C.ln1, dln1g, dln1b));
     params.setGrad(P.ln1g, dln1g);
@@ -201,6 +246,7 @@ static GenResult buildGpt(const GptConfig &c) {
   params.setGrad(wpe, e.reduce(dx, {0}));
   params.emitAdamUpdate(ops);
   e.result(loss, "['loss']");
+  if (drop.on()) e.result(drop.state, "['rng']");
   return {e.module("jit_train_step"), e.numOps(), params.numElements()};
 }
 

@@ -150,6 +150,23 @@ Tensor geluGrad(Ops &ops, const Tensor &h, const Tensor &dy) {
   return ops.mul(dy, ops.add(left, right));
 }
 
+Tensor dropoutMask(Ops &ops, Dropout &d, const Shape &shape) {
+  StablehloEmitter &e = ops.e;
+  auto [next, bits] = e.rngBitGenerator(d.state, shape, "ui32");
+  d.state = next;
+  // jax.random.uniform: (bits >> 9) | bits(1.0f) is a float in [1, 2).
+  Tensor mantissa = e.binary("shift_right_logical", bits, e.splat(32 - 23, shape, "ui32"));
+  Tensor one = e.binary("or", mantissa, e.splat(0x3F800000, shape, "ui32"));
+  Tensor floats = e.bitcastConvert(one, "f32");  // (one statement each: a fixed order of the ops)
+  Tensor u = ops.sub(floats, e.splat(1.0, shape, "f32"));
+  return e.compare("LT", u, e.splat(1.0 - d.rate, shape, "f32"));
+}
+
+Tensor dropoutApply(Ops &ops, const Dropout &d, const Tensor &keep, const Tensor &x) {
+  Tensor scaled = ops.div(x, ops.e.splat(1.0 - d.rate, x.shape, x.dtype));
+  return ops.e.select(keep, scaled, ops.e.splat(0, x.shape, x.dtype));
+}
+
 Tensor relu(Ops &ops, const Tensor &h) { return ops.e.binary("maximum", h, ops.e.splat(0, h.shape, h.dtype)); }
 
 Tensor reluGrad(Ops &ops, const Tensor &h, const Tensor &dy) {

@@ -105,6 +105,27 @@ Tensor geluGrad(Ops &ops, const Tensor &h, const Tensor &dy);
 Tensor relu(Ops &ops, const Tensor &h);
 Tensor reluGrad(Ops &ops, const Tensor &h, const Tensor &dy);
 
+// Dropout as Flax's nn.Dropout lowers it with JAX's "rbg" PRNG (random
+// bits from stablehlo.rng_bit_generator, as large-model trainers configure
+// jax.random). Each mask is one generator call on `state`, which it
+// advances (the sites of a step thread one state through, in order); the
+// ui32 bits become a uniform f32 in [0, 1) as jax.random.uniform makes them
+// (the top 23 bits under the exponent of 1.0, bitcast, minus 1.0), and
+// bernoulli keeps where it is below 1 - rate:
+//
+//   Dropout d{0.1, rngArg};
+//   Tensor keep = dropoutMask(ops, d, x.shape);   // i1, d.state advanced
+//   Tensor y = dropoutApply(ops, d, keep, x);     // select(keep, x / 0.9, 0)
+//   Tensor dx = dropoutApply(ops, d, keep, dy);   // its gradient: the same
+struct Dropout {
+  double rate = 0;  // 0: no dropout (nothing emitted)
+  Tensor state;     // tensor<2xui64>
+
+  bool on() const { return rate > 0; }
+};
+Tensor dropoutMask(Ops &ops, Dropout &d, const Shape &shape);
+Tensor dropoutApply(Ops &ops, const Dropout &d, const Tensor &keep, const Tensor &x);
+
 // Mean softmax cross-entropy of logits [N..., V] against integer targets
 // [N...]; returns the scalar loss and sets dlogits.
 Tensor softmaxCrossEntropy(Ops &ops, const Tensor &logits, const Tensor &targets, Tensor &dlogits);

@@ -35,7 +35,10 @@ enum class Remat {
 // Mixed precision as Megatron-LM and JAX train: dtype "bf16" with
 // masterDtype "f32" takes f32 parameters and Adam moments, converts each
 // parameter to bf16 where the forward first uses it, runs forward and
-// backward in bf16 and the Adam update in f32.
+// backward in bf16 and the Adam update in f32. Dropout as Megatron-LM
+// trains GPT (Narayanan et al. 2021: 0.1 on the attention probabilities
+// and on each block's output before its residual add), its bits from a
+// `rng` state argument (tensor<2xui64>) whose next value the step returns.
 struct GptConfig {
   int64_t layers = 2;
   int64_t dModel = 256;
@@ -48,6 +51,7 @@ struct GptConfig {
   std::string dtype = "bf16";        // compute type
   std::string masterDtype;           // parameters and Adam state; empty: dtype
   Remat remat = Remat::None;
+  double dropout = 0;                // in [0, 1); 0: none, no rng argument
 };
 
 // The GPT-3 paper's model sizes (Brown et al. 2020, Table 2.1), with its

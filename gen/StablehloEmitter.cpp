@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 namespace autopart::gen {
 
@@ -27,6 +28,12 @@ std::string floatLiteral(double v) {
 }
 
 bool isFloat(const std::string &dtype) { return dtype[0] == 'f' || dtype == "bf16"; }
+
+// Bits of an element type: f32 -> 32, bf16 -> 16, ui64 -> 64, i1 -> 1.
+int64_t bitWidth(const std::string &dtype) {
+  size_t digits = dtype.find_first_of("0123456789");
+  return digits == std::string::npos ? 0 : std::atoll(dtype.c_str() + digits);
+}
 
 void require(bool ok, const std::string &what) {
   if (!ok) throw GenError(what);
@@ -169,7 +176,7 @@ Tensor StablehloEmitter::reshape(const Tensor &x, const Shape &shape) {
 Tensor StablehloEmitter::compare(const char *direction, const Tensor &a, const Tensor &b) {
   require(a.shape == b.shape && a.dtype == b.dtype, "compare of " + type(a) + " and " + type(b));
   Tensor r = fresh(a.shape, "i1");
-  const char *kind = isFloat(a.dtype) ? "FLOAT" : "SIGNED";
+  const char *kind = isFloat(a.dtype) ? "FLOAT" : a.dtype[0] == 'u' ? "UNSIGNED" : "SIGNED";
   line() << r.name << " = stablehlo.compare  " << direction << ", " << a.name << ", " << b.name << ",  " << kind
          << " : (" << type(a) << ", " << type(b) << ") -> " << type(r) << "\n";
   return r;
@@ -359,6 +366,26 @@ std::vector<Tensor> StablehloEmitter::optimizationBarrier(const std::vector<Tens
   for (size_t i = 0; i < values.size(); ++i) os << (i ? ", " : "") << type(values[i]);
   os << "\n";
   return out;
+}
+
+std::pair<Tensor, Tensor> StablehloEmitter::rngBitGenerator(const Tensor &state, const Shape &shape,
+                                                            const std::string &dtype) {
+  require(state.dtype == "ui64" && state.shape == Shape{2}, "rng_bit_generator state " + type(state));
+  require(dtype[0] == 'u' || dtype[0] == 'i', "rng_bit_generator of " + dtype + " bits");
+  for (int64_t d : shape) require(d > 0, "dimension sizes must be positive");
+  std::string base = "%" + std::to_string(next_++);
+  Tensor next{base + "#0", state.shape, state.dtype}, bits{base + "#1", shape, dtype};
+  line() << base << ":2 = stablehlo.rng_bit_generator " << state.name << ", algorithm =  DEFAULT : (" << type(state)
+         << ") -> (" << type(next) << ", " << type(bits) << ")\n";
+  return {next, bits};
+}
+
+Tensor StablehloEmitter::bitcastConvert(const Tensor &x, const std::string &dtype) {
+  require(bitWidth(x.dtype) == bitWidth(dtype) && bitWidth(dtype) > 0,
+          "bitcast_convert of " + type(x) + " to " + dtype + ": widths differ");
+  Tensor r = fresh(x.shape, dtype);
+  line() << r.name << " = stablehlo.bitcast_convert " << x.name << " : (" << type(x) << ") -> " << type(r) << "\n";
+  return r;
 }
 
 Tensor StablehloEmitter::concatenate(const std::vector<Tensor> &parts, int64_t dim) {

@@ -120,6 +120,13 @@ public:
   // original forward): %7:2 = stablehlo.optimization_barrier %3, %arg1 : ...,
   // results %7#0, %7#1 (one operand: %7).
   std::vector<Tensor> optimizationBarrier(const std::vector<Tensor> &values);
+  // Random bits of `shape` and integer `dtype` from a tensor<2xui64> state,
+  // algorithm DEFAULT; returns {the next state, the bits}:
+  //   %7:2 = stablehlo.rng_bit_generator %arg40, algorithm =  DEFAULT
+  //          : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4x16xui32>)
+  std::pair<Tensor, Tensor> rngBitGenerator(const Tensor &state, const Shape &shape, const std::string &dtype);
+  // The same bits read as another element type of the same width (ui32 <-> f32).
+  Tensor bitcastConvert(const Tensor &x, const std::string &dtype);
 
   // Broadcasts `x` (of a shape made of some of `like`'s dimensions, in
   // order) to `like`'s shape; `dims` are the dimensions of `like` it fills.

@@ -26,7 +26,7 @@ double invSqrtHeadDim(const ParamSet &params, const AttentionParams &P) {
 }  // namespace
 
 Tensor attention(Ops &ops, const ParamSet &params, const AttentionParams &P, const Tensor &xq, const Tensor &xkv,
-                 const Tensor *mask, AttentionCache &C) {
+                 const Tensor *mask, AttentionCache &C, Dropout *dropout) {
   StablehloEmitter &e = ops.e;
   C.xq = xq;
   C.xkv = xkv;
@@ -36,7 +36,13 @@ Tensor attention(Ops &ops, const ParamSet &params, const AttentionParams &P, con
   Tensor s = ops.scale(e.dot(C.q, C.k, {0, 2}, {0, 2}, {3}, {3}), invSqrtHeadDim(params, P));  // [B,H,Sq,Sk]
   if (mask) s = e.select(*mask, s, e.splat(-1e9, s.shape));
   C.p = softmaxLast(ops, s);
-  C.a = e.dot(C.p, C.v, {0, 1}, {0, 2}, {3}, {1});  // [B,H,Sq,Dh]
+  C.pd = C.p;
+  if (dropout && dropout->on()) {
+    C.drop = *dropout;
+    C.keep = dropoutMask(ops, *dropout, C.p.shape);
+    C.pd = dropoutApply(ops, C.drop, C.keep, C.p);
+  }
+  C.a = e.dot(C.pd, C.v, {0, 1}, {0, 2}, {3}, {1});  // [B,H,Sq,Dh]
   return e.dot(C.a, params[P.wo], {}, {}, {1, 3}, {0, 1});
 }
 
@@ -46,7 +52,8 @@ Tensor attentionGrad(Ops &ops, ParamSet &params, const AttentionParams &P, const
   params.setGrad(P.wo, e.dot(C.a, dy, {}, {}, {0, 2}, {0, 1}));
   Tensor da = e.transpose(e.dot(dy, params[P.wo], {}, {}, {2}, {2}), {0, 2, 1, 3});
   Tensor dp = e.dot(da, C.v, {0, 1}, {0, 2}, {3}, {3});
-  Tensor dv = e.transpose(e.dot(C.p, da, {0, 1}, {0, 1}, {2}, {2}), {0, 2, 1, 3});
+  if (!C.keep.name.empty()) dp = dropoutApply(ops, C.drop, C.keep, dp);  // through the dropout
+  Tensor dv = e.transpose(e.dot(C.pd, da, {0, 1}, {0, 1}, {2}, {2}), {0, 2, 1, 3});
   // Softmax backward; the mask's select passes the gradient where it kept
   // the score and p is ~0 where it did not.
   Tensor ds = ops.mul(C.p, ops.sub(dp, ops.overLast(ops.sumLast(ops.mul(dp, C.p)), dp)));

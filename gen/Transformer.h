@@ -35,12 +35,17 @@ AttentionParams declareAttention(ParamSet &params, const std::string &prefix, in
 
 struct AttentionCache {
   Tensor xq, xkv, q, k, v, p, a;
+  Tensor pd;       // the probabilities v is weighted by: p, or p after dropout
+  Tensor keep;     // the dropout mask on p (empty: no dropout)
+  Dropout drop;    // its rate
 };
 // Queries from xq [B, Sq, M] attend to keys and values from xkv [B, Sk, M];
 // scores scaled by 1/sqrt(Dh); `mask` (i1 [B, H, Sq, Sk], true keeps) is
-// optional. Returns the projected output [B, Sq, M] (no residual).
+// optional. With `dropout` on, the softmax probabilities go through dropout
+// (a mask drawn from its state) before they weight v. Returns the projected
+// output [B, Sq, M] (no residual).
 Tensor attention(Ops &ops, const ParamSet &params, const AttentionParams &P, const Tensor &xq, const Tensor &xkv,
-                 const Tensor *mask, AttentionCache &C);
+                 const Tensor *mask, AttentionCache &C, Dropout *dropout = nullptr);
 // Gradient of attention's output `dy`: sets wq, wk, wv, wo gradients and
 // returns the gradient of xq. With `dxkv` the gradient of xkv goes there
 // (cross-attention); without, xq is xkv and all three projections' input

@@ -4,6 +4,7 @@
 //
 //   autopart gen gpt --preset 175b -o gpt3.mlir
 //   autopart gen gpt --preset 6.7b --dtype bf16 --master-dtype f32 --remat full
+//   autopart gen gpt --preset 1.3b --dropout 0.1
 //   autopart gen mlp --layers 4 --width 1024 --batch 256
 //   autopart gen t5 --preset t5-small --batch 32
 //   autopart gen unet --height 128 --width 128 --levels 4
@@ -109,6 +110,10 @@ CommandRegistration reg("gen", "Generate a benchmark training step (mlp, gpt, gn
                   "Activation recomputation: none, or full (each layer's forward recomputed from its input before "
                   "its backward, as jax.checkpoint per layer)")
       ->check(CLI::IsMember({"none", "full"}));
+  gpt->add_option("--dropout", o->gpt.dropout,
+                  "Dropout rate P in [0, 1) on the attention probabilities and on each attention and MLP output "
+                  "before its residual add (Megatron-LM: 0.1); bits from stablehlo.rng_bit_generator on an "
+                  "added 'rng' argument (tensor<2xui64>), the next state returned (default 0: none)");
   gpt->callback([which] { *which = "gpt"; });
 
   CLI::App *gnn = app.add_subcommand("gnn", "Graph network: gather / scatter-add message passing, Adam");
@@ -204,6 +209,7 @@ CommandRegistration reg("gen", "Generate a benchmark training step (mlp, gpt, gn
       c = *p;
       c.dtype = given.dtype;
       c.masterDtype = given.masterDtype;
+      c.dropout = given.dropout;
       keep("--layers", c.layers, given.layers);
       keep("--d-model", c.dModel, given.dModel);
       keep("--heads", c.heads, given.heads);

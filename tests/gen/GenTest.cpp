@@ -3,6 +3,7 @@
 // through the named-dimension analysis; bad sizes are errors, not programs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "analysis/ArgumentRoles.h"
@@ -193,6 +194,151 @@ TEST(Gen, GptMixedPrecisionRematCastsTheBarrieredMasters) {
   EXPECT_EQ(countConverts(*m, "bf16", "f32"), numParams);
 }
 
+int countOps(const Module &m, const char *name) { return int(testing::opsNamed(m, name).size()); }
+
+// Lines of the generated text that contain every one of `parts`.
+int countLines(const std::string &text, std::initializer_list<const char *> parts) {
+  int n = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    bool all = true;
+    for (const char *p : parts) all = all && line.find(p) != std::string::npos;
+    n += all;
+  }
+  return n;
+}
+
+// Ops named `name` whose result (the last, for rng_bit_generator's bits)
+// has type `type`.
+size_t countTyped(const Module &m, const char *name, const std::string &type) {
+  size_t n = 0;
+  for (OpId op : testing::opsNamed(m, name)) n += m.types.str(m.type(m.result(op, m.numResults(op) - 1))) == type;
+  return n;
+}
+
+TEST(Gen, GptDropoutZeroIsTheProgramWithoutDropout) {
+  for (gen::Remat remat : {gen::Remat::None, gen::Remat::Full}) {
+    gen::GptConfig c = smallGpt();
+    c.masterDtype = "f32";
+    c.remat = remat;
+    std::string plain = testing::generatedText(gen::generateGpt, c);
+    c.dropout = 0;
+    std::string text = testing::generatedText(gen::generateGpt, c);
+    EXPECT_EQ(text, plain);
+    EXPECT_EQ(text.find("rng"), std::string::npos);
+  }
+}
+
+TEST(Gen, GptDropoutDrawsThreeMasksPerLayerFromOneThreadedState) {
+  gen::GptConfig c = smallGpt();
+  auto plain = testing::parse(testing::generatedText(gen::generateGpt, c), "plain.mlir");
+  c.dropout = 0.1;
+  auto m = testing::parse(testing::generatedText(gen::generateGpt, c), "dropout.mlir");
+  ASSERT_TRUE(plain && m);
+  const size_t L = size_t(c.layers);
+  FuncView f{*m, m->functions().front()}, fp{*plain, plain->functions().front()};
+  // One more argument, the state, after the batch; its next value one more
+  // result, after the loss.
+  ASSERT_EQ(f.args().size(), fp.args().size() + 1);
+  ASSERT_EQ(f.numResults(), fp.numResults() + 1);
+  ValueId rng = f.args().back();
+  EXPECT_EQ(m->types.str(m->type(rng)), "tensor<2xui64>");
+  // Three generators a layer, in a chain from the argument to the result.
+  std::vector<OpId> gens = testing::opsNamed(*m, "stablehlo.rng_bit_generator");
+  ASSERT_EQ(gens.size(), 3 * L);
+  ValueId state = rng;
+  for (OpId g : gens) {
+    EXPECT_EQ(m->operand(g, 0), state);
+    state = m->result(g, 0);
+  }
+  OpId ret = f.returnOp();
+  EXPECT_EQ(m->operand(ret, m->numOperands(ret) - 1), state);
+  // Masks: the attention probabilities' [B, H, S, S], the attention and
+  // MLP outputs' [B, S, M]; u32 bits, f32 uniforms, i1 masks.
+  const std::string bhss = "4x4x16x16", bsm = "4x16x32";
+  EXPECT_EQ(countTyped(*m, "stablehlo.rng_bit_generator", "tensor<" + bhss + "xui32>"), L);
+  EXPECT_EQ(countTyped(*m, "stablehlo.rng_bit_generator", "tensor<" + bsm + "xui32>"), 2 * L);
+  EXPECT_EQ(countTyped(*m, "stablehlo.bitcast_convert", "tensor<" + bsm + "xf32>"), 2 * L);
+  EXPECT_EQ(countTyped(*m, "stablehlo.shift_right_logical", "tensor<" + bhss + "xui32>"), L);
+  const std::string maskType = "-> tensor<" + bhss + "xi1>";
+  EXPECT_EQ(countLines(testing::generatedText(gen::generateGpt, c), {"stablehlo.compare  LT", maskType.c_str()}),
+            int(L));
+  // Each mask selects twice: the forward's value, the backward's gradient.
+  std::vector<ValueId> masks;
+  for (OpId op : testing::opsNamed(*m, "stablehlo.compare"))
+    if (m->types.str(m->type(m->operand(op, 0))).ends_with("xf32>")) masks.push_back(m->result(op));
+  ASSERT_EQ(masks.size(), 3 * L);
+  for (ValueId mask : masks) {
+    size_t selects = 0;
+    for (OpId op : testing::opsNamed(*m, "stablehlo.select")) selects += m->operand(op, 0) == mask;
+    EXPECT_EQ(selects, 2u);
+  }
+  EXPECT_EQ(countOps(*m, "stablehlo.select"), countOps(*plain, "stablehlo.select") + int(6 * L));
+  // No dot added or removed.
+  EXPECT_EQ(countOps(*m, "stablehlo.dot_general"), countOps(*plain, "stablehlo.dot_general"));
+}
+
+TEST(Gen, GptDropoutWithRematRedrawsTheMasksFromTheBarrieredState) {
+  gen::GptConfig c = smallGpt();
+  c.masterDtype = "f32";
+  c.remat = gen::Remat::Full;
+  auto plain = testing::parse(testing::generatedText(gen::generateGpt, c), "plain.mlir");
+  c.dropout = 0.1;
+  auto m = testing::parse(testing::generatedText(gen::generateGpt, c), "dropout.mlir");
+  ASSERT_TRUE(plain && m);
+  const size_t L = size_t(c.layers);
+  // Per layer: the forward's three generators and the recomputation's three.
+  std::vector<OpId> gens = testing::opsNamed(*m, "stablehlo.rng_bit_generator");
+  ASSERT_EQ(gens.size(), 6 * L);
+  std::vector<OpId> barriers = testing::opsNamed(*m, "stablehlo.optimization_barrier");
+  ASSERT_EQ(barriers.size(), L);
+  std::vector<OpId> order;
+  m->walk(m->top, [&](OpId op) { order.push_back(op); });
+  auto at = [&](OpId op) { return std::find(order.begin(), order.end(), op) - order.begin(); };
+  for (size_t b = 0; b < L; ++b) {
+    OpId barrier = barriers[b];
+    // Input, 11 parameters and, last, the state the layer's forward began
+    // with: layer L-1-b's first generator's operand. Nothing of the masks
+    // crosses the barrier.
+    ASSERT_EQ(m->numOperands(barrier), 13u);
+    ValueId entry = m->operand(barrier, 12);
+    EXPECT_EQ(m->types.str(m->type(entry)), "tensor<2xui64>");
+    EXPECT_EQ(entry, m->operand(gens[3 * (L - 1 - b)], 0));
+    for (uint32_t i = 0; i < 12; ++i) EXPECT_FALSE(m->types.str(m->type(m->operand(barrier, i))).ends_with("xi1>"));
+    // The recomputation's chain starts at the barrier's copy of the state.
+    OpId first = gens[3 * L + 3 * b];
+    EXPECT_EQ(m->operand(first, 0), m->result(barrier, 12));
+    EXPECT_EQ(m->operand(gens[3 * L + 3 * b + 1], 0), m->result(first, 0));
+  }
+  // The backward reads only the recomputed masks: every mask drawn before
+  // the first barrier is selected by ops before it.
+  const auto firstBarrier = at(barriers.front());
+  std::vector<ValueId> forwardMasks;
+  for (OpId op : testing::opsNamed(*m, "stablehlo.compare"))
+    if (at(op) < firstBarrier && m->types.str(m->type(m->operand(op, 0))).ends_with("xf32>"))
+      forwardMasks.push_back(m->result(op));
+  EXPECT_EQ(forwardMasks.size(), 3 * L);
+  for (OpId op : testing::opsNamed(*m, "stablehlo.select")) {
+    if (std::find(forwardMasks.begin(), forwardMasks.end(), m->operand(op, 0)) != forwardMasks.end()) {
+      EXPECT_LT(at(op), firstBarrier);
+    }
+  }
+  // Selects a layer: 3 forward, 2 recomputed (not the MLP output's, whose
+  // projection is not recomputed), 3 backward.
+  EXPECT_EQ(countOps(*m, "stablehlo.select"), countOps(*plain, "stablehlo.select") + int(8 * L));
+  EXPECT_EQ(countOps(*m, "stablehlo.dot_general"), countOps(*plain, "stablehlo.dot_general"));
+}
+
+TEST(Gen, GptDropoutOutsideZeroToOneIsAnError) {
+  for (double p : {-0.1, 1.0, 1.5}) {
+    gen::GptConfig c = smallGpt();
+    c.dropout = p;
+    Diagnostics diags;
+    EXPECT_FALSE(gen::generateGpt(c, diags)) << p;
+    EXPECT_NE(diags.errorText().find("gpt: dropout must be in [0, 1)"), std::string::npos) << diags.errorText();
+  }
+}
+
 TEST(Gen, GptMasterTypeNarrowerThanComputeIsAnError) {
   gen::GptConfig c = smallGpt();
   c.dtype = "f32";
@@ -243,20 +389,6 @@ TEST(Gen, GnnGathersAndScattersOverEdges) {
   EXPECT_EQ(roles[ArgRole::Data], 4);
   NamedDimensions names = analyzeNamedDimensions(*m);
   EXPECT_FALSE(names.names.empty());
-}
-
-int countOps(const Module &m, const char *name) { return int(testing::opsNamed(m, name).size()); }
-
-// Lines of the generated text that contain every one of `parts`.
-int countLines(const std::string &text, std::initializer_list<const char *> parts) {
-  int n = 0;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    bool all = true;
-    for (const char *p : parts) all = all && line.find(p) != std::string::npos;
-    n += all;
-  }
-  return n;
 }
 
 TEST(Gen, T5HasEncoderDecoderCrossAttentionAndParameterCount) {
@@ -415,6 +547,11 @@ TEST(Gen, InconsistentSizesAreErrors) {
   EXPECT_THROW(e.dot(a, b, {}, {}, {1}, {0}), gen::GenError);  // 3 vs 4
   EXPECT_THROW(e.binary("add", a, b), gen::GenError);
   EXPECT_THROW(e.reshape(a, {5}), gen::GenError);
+  EXPECT_THROW(e.rngBitGenerator(a, {4}, "ui32"), gen::GenError);  // the state is tensor<2xui64>
+  gen::Tensor state = e.arg({2}, "rng", "ui64");
+  gen::Tensor bits = e.rngBitGenerator(state, {4}, "ui32").second;
+  EXPECT_THROW(e.bitcastConvert(bits, "bf16"), gen::GenError);  // 32 bits vs 16
+  EXPECT_EQ(e.bitcastConvert(bits, "f32").shape, (gen::Shape{4}));
 }
 
 }  // namespace

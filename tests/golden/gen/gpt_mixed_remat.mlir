@@ -1,6 +1,9 @@
 // RUN: autopart gen gpt --layers 2 --d-model 8 --heads 2 --head-dim 4 --ffn 16 --seq 4 --batch 2 --vocab 16 --master-dtype f32 --remat full | FileCheck %s
 // RUN: autopart gen gpt --layers 2 --d-model 8 --heads 2 --head-dim 4 --ffn 16 --seq 4 --batch 2 --vocab 16 --master-dtype f32 --remat full | autopart-opt - | FileCheck %s --check-prefix=PARSE
 // RUN: autopart gen gpt --layers 2 --d-model 8 --heads 2 --head-dim 4 --ffn 16 --seq 4 --batch 2 --vocab 16 --master-dtype f32 --remat full | autopart plan - --mesh data=2 --tactics dp,fsdp 2>/dev/null | FileCheck %s --check-prefix=PLAN
+// RUN: autopart gen gpt --layers 2 --d-model 8 --heads 2 --head-dim 4 --ffn 16 --seq 4 --batch 2 --vocab 16 --master-dtype f32 --remat full --dropout 0.1 | FileCheck %s --check-prefix=DROP
+// RUN: autopart gen gpt --layers 2 --d-model 8 --heads 2 --head-dim 4 --ffn 16 --seq 4 --batch 2 --vocab 16 --master-dtype f32 --remat full --dropout 0.1 | autopart plan - --mesh data=2,model=2 --tactics dp,megatron 2>/dev/null | FileCheck %s --check-prefix=DROPPLAN
+// RUN: not autopart gen gpt --dropout 1 2>&1 | FileCheck %s --check-prefix=BADDROP
 // RUN: not autopart gen gpt --remat partial 2>&1 | FileCheck %s --check-prefix=BADREMAT
 // RUN: not autopart gen gpt --dtype f32 --master-dtype bf16 2>&1 | FileCheck %s --check-prefix=BADMASTER
 
@@ -39,3 +42,42 @@
 // BADREMAT: --remat: partial not in {none,full}
 
 // BADMASTER: autopart gen gpt: error: gpt: master type bf16 with compute type f32: masters must be f32
+
+// The rng state comes after the batch, its next value after the loss.
+// DROP: %arg86: tensor<2xui64> {jax.arg_info = "rng"}
+// DROP-SAME: tensor<2xui64> {jax.result_info = "['rng']"}
+// Attention dropout on the probabilities: u32 bits, a uniform f32 in [0, 1)
+// as jax.random.uniform makes it, kept below 1 - P, scaled by 1 / (1 - P).
+// DROP: %[[P:[0-9]+]] = stablehlo.divide {{.*}} : tensor<2x2x4x4xbf16>
+// DROP-NEXT: %[[G:[0-9]+]]:2 = stablehlo.rng_bit_generator %arg86, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2x2x4x4xui32>)
+// DROP: stablehlo.shift_right_logical %[[G]]#1
+// DROP: stablehlo.constant dense<1065353216> : tensor<ui32>
+// DROP: stablehlo.or
+// DROP-NEXT: stablehlo.bitcast_convert {{.*}} : (tensor<2x2x4x4xui32>) -> tensor<2x2x4x4xf32>
+// DROP: %[[KEEP:[0-9]+]] = stablehlo.compare LT, {{.*}}, FLOAT : (tensor<2x2x4x4xf32>, tensor<2x2x4x4xf32>) -> tensor<2x2x4x4xi1>
+// DROP: stablehlo.constant dense<9.000000e-01> : tensor<bf16>
+// DROP: %[[SCALED:[0-9]+]] = stablehlo.divide %[[P]]
+// DROP: %[[PD:[0-9]+]] = stablehlo.select %[[KEEP]], %[[SCALED]]
+// DROP-NEXT: stablehlo.dot_general %[[PD]]
+// Then the attention output's and the MLP output's masks, each from the
+// state the last one left; layer 1 goes on from layer 0's.
+// DROP: %[[G2:[0-9]+]]:2 = stablehlo.rng_bit_generator %[[G]]#0, {{.*}} tensor<2x4x8xui32>
+// DROP: %[[G3:[0-9]+]]:2 = stablehlo.rng_bit_generator %[[G2]]#0, {{.*}} tensor<2x4x8xui32>
+// DROP: %[[G4:[0-9]+]]:2 = stablehlo.rng_bit_generator %[[G3]]#0, {{.*}} tensor<2x2x4x4xui32>
+// DROP: %[[G5:[0-9]+]]:2 = stablehlo.rng_bit_generator %[[G4]]#0
+// DROP: %[[G6:[0-9]+]]:2 = stablehlo.rng_bit_generator %[[G5]]#0
+// The recomputation of layer 1 takes the state its forward began with
+// through the barrier and draws its three masks again from it.
+// DROP: %[[B1:[0-9]+]]:13 = stablehlo.optimization_barrier {{.*}}, %arg24, %[[G3]]#0 : tensor<2x4x8xbf16>, {{.*}}, tensor<2xui64>
+// DROP: %[[R1:[0-9]+]]:2 = stablehlo.rng_bit_generator %[[B1]]#12
+// DROP: %[[R2:[0-9]+]]:2 = stablehlo.rng_bit_generator %[[R1]]#0
+// DROP: stablehlo.rng_bit_generator %[[R2]]#0
+// DROP: %[[B0:[0-9]+]]:13 = stablehlo.optimization_barrier {{.*}}, %arg12, %arg86 :
+// DROP: stablehlo.rng_bit_generator %[[B0]]#12
+// DROP: return {{.*}}, %[[G6]]#0 :
+
+// DROPPLAN: sdy.mesh @mesh = <["data"=2, "model"=2]>
+// The state stays replicated, the bits are sharded as the masked values.
+// DROPPLAN: stablehlo.rng_bit_generator %arg86, algorithm = DEFAULT {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>, <@mesh, [{"data"}, {"model"}, {}, {}]>]>}
+
+// BADDROP: autopart gen gpt: error: gpt: dropout must be in [0, 1)
