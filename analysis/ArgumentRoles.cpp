@@ -121,6 +121,10 @@ std::vector<ArgumentInfo> classifyArguments(const Module &m, OpId func) {
     } else if (contains(n, {"batch", "input", "token", "label", "image", "target", "data"})) {
       info.role = ArgRole::Data;
       info.reason = "name";
+    } else if (isCarried[i] && m.types.isIntegerElement(m.type(args[i]))) {
+      // An RNG key or a step counter: carried, but nothing trains it.
+      info.role = ArgRole::Data;
+      info.reason = "integer state (an RNG key, a counter)";
     } else if (isCarried[i]) {
       info.role = ArgRole::Parameter;
       info.reason = "state: its update is returned";
