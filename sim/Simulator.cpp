@@ -80,6 +80,8 @@ Simulator::Simulator(const Module &m, ShardingMap shardings, DeviceParams device
   staleKernels_.resize(numKernels);
   for (size_t k = 0; k < numKernels; ++k) staleKernels_[k] = uint32_t(k);
   positionSeconds_.assign(sites_.size(), 0);
+  fenwick_.assign(sites_.size() + 1, 0);
+  commSlot_.assign(sites_.size(), -1);
   indexCollectiveWindows();
   shardingId_.assign(m.values.size(), 0);
   for (ValueId v = 0; v < m.values.size(); ++v) noteSharding(v);
@@ -247,9 +249,11 @@ void Simulator::evaluateSite(size_t i) {
   comm_ += c.commSeconds * s.multiplier;
   localFlops_ += c.flops * s.multiplier;
   markKernelsStale(i);
+  noteCollectives(i);
 }
 
 void Simulator::markKernelsStale(size_t site) {
+  summaryValid_ = false;
   for (uint32_t j = kernels_.memberBegin[site]; j < kernels_.memberBegin[site + 1]; ++j) {
     uint32_t k = kernels_.memberKernels[j];
     if (kernelStale_[k]) continue;
@@ -283,10 +287,46 @@ void Simulator::refreshKernels() {
     kernelTotal_ += (seconds - kernelSeconds_[k]) * mult;
     kernelSeconds_[k] = seconds;
     kernelBytes_[k] = bytes;
-    positionSeconds_[kernel.root] = seconds * mult;
+    addPositionSeconds(kernel.root, seconds * mult - positionSeconds_[kernel.root]);
     kernelStale_[k] = 0;
   }
   staleKernels_.clear();
+}
+
+void Simulator::addPositionSeconds(size_t site, double delta) {
+  if (delta == 0) return;
+  positionSeconds_[site] += delta;
+  for (size_t i = site + 1; i < fenwick_.size(); i += i & (~i + 1)) fenwick_[i] += delta;
+}
+
+class Simulator::Clock final : public ComputeClock {
+public:
+  explicit Clock(const Simulator &sim) : sim_(sim) {}
+  double before(int64_t p) const override {
+    double sum = 0;
+    for (size_t i = size_t(p); i > 0; i -= i & (~i + 1)) sum += sim_.fenwick_[i];
+    return sum;
+  }
+  int64_t size() const override { return int64_t(sim_.sites_.size()); }
+
+private:
+  const Simulator &sim_;
+};
+
+void Simulator::noteCollectives(size_t site) {
+  bool has = !costs_[site].collectives.empty();
+  int32_t slot = commSlot_[site];
+  if (has == (slot >= 0)) return;
+  if (has) {
+    commSlot_[site] = int32_t(commSites_.size());
+    commSites_.push_back(uint32_t(site));
+    return;
+  }
+  uint32_t last = commSites_.back();
+  commSites_[size_t(slot)] = last;
+  commSlot_[last] = slot;
+  commSites_.pop_back();
+  commSlot_[site] = -1;
 }
 
 void Simulator::indexCollectiveWindows() {
@@ -318,9 +358,8 @@ void Simulator::indexCollectiveWindows() {
 void Simulator::collectEvents() {
   events_.clear();
   int64_t end = int64_t(sites_.size());
-  for (size_t i = 0; i < sites_.size(); ++i) {
+  for (uint32_t i : commSites_) {
     const OpCost &c = costs_[i];
-    if (c.collectives.empty()) continue;
     OpId op = sites_[i].op;
     double mult = sites_[i].multiplier;
     for (size_t j = 0; j < c.collectives.size(); ++j) {
@@ -333,6 +372,7 @@ void Simulator::collectEvents() {
       e.bytes = double(col.bytes);
       e.ready = -1;
       e.deadline = int64_t(i);
+      e.order = (uint64_t(i) << 16) | uint64_t(j);
       bool found = false;
       for (uint32_t r = 0; r < m_.numResults(op) && !found; ++r)
         if (m_.result(op, r) == col.value) {
@@ -352,6 +392,7 @@ void Simulator::collectEvents() {
 }
 
 StepSummary Simulator::summary() {
+  if (summaryValid_) return lastSummary_;
   refreshKernels();
   StepSummary s;
   s.computeSeconds = kernelTotal_;
@@ -360,7 +401,7 @@ StepSummary Simulator::summary() {
     CombineThresholds combine;
     if (options_.combine)
       combine = {device_.allReduceCombineBytes, device_.allGatherCombineBytes, device_.reduceScatterCombineBytes};
-    schedule_ = scheduleStep(positionSeconds_, events_, combine, scheduleScratch_, options_.synchronousCollectives);
+    schedule_ = scheduleOnClock(Clock(*this), events_, combine, options_.synchronousCollectives);
     s.commSeconds = schedule_.commSeconds;
     s.exposedCommSeconds = schedule_.exposedSeconds;
     s.stepSeconds = schedule_.stepSeconds;
@@ -446,6 +487,7 @@ double Simulator::deltaAssign(std::span<const DimRef> dims, const AxisRef &axis)
   for (size_t j = 0; j < touched.size(); ++j) {
     costs_[touched[j]] = std::move(oldCosts[j]);
     markKernelsStale(touched[j]);
+    noteCollectives(touched[j]);
   }
   comm_ = k0;
   localFlops_ = f0;

@@ -168,6 +168,16 @@ private:
   std::vector<char> kernelStale_;
   std::vector<uint32_t> staleKernels_;
   std::vector<double> positionSeconds_;  // per site: its kernel's time if it is a root
+  // positionSeconds_ as a Fenwick tree: the compute clock of the schedule.
+  class Clock;
+  std::vector<double> fenwick_;
+  void addPositionSeconds(size_t site, double delta);
+  // Sites whose cost has collectives (swap-removed; slot -1: not listed).
+  std::vector<uint32_t> commSites_;
+  std::vector<int32_t> commSlot_;
+  void noteCollectives(size_t site);
+  bool summaryValid_ = false;
+  StepSummary lastSummary_;
   double kernelTotal_ = 0;
   // Where each collective's window opens and closes (sim/StepSchedule.h):
   // per site operand, the site defining it (-1: an argument); per site
@@ -175,7 +185,6 @@ private:
   std::vector<uint32_t> operandBegin_, resultBegin_;
   std::vector<int32_t> operandDef_, resultUse_;
   std::vector<ScheduledCollective> events_;
-  std::vector<double> scheduleScratch_;
   ScheduleResult schedule_;
   std::vector<double> siteFlops_;  // global FLOPs of one execution
   std::vector<bool> valid_;

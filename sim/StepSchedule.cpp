@@ -1,6 +1,7 @@
 #include "sim/StepSchedule.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace autopart {
 
@@ -17,25 +18,60 @@ double threshold(CollectiveKind kind, const CombineThresholds &c) {
 
 }  // namespace
 
+namespace {
+
+class PrefixClock final : public ComputeClock {
+public:
+  explicit PrefixClock(const std::vector<double> &prefix) : prefix_(prefix) {}
+  double before(int64_t p) const override { return prefix_[size_t(p)]; }
+  int64_t size() const override { return int64_t(prefix_.size()) - 1; }
+
+private:
+  const std::vector<double> &prefix_;
+};
+
+}  // namespace
+
 ScheduleResult scheduleStep(std::span<const double> positionSeconds, std::vector<ScheduledCollective> &events,
-                            const CombineThresholds &combine, std::vector<double> &endTime, bool synchronous) {
+                            const CombineThresholds &combine, std::vector<double> &prefix, bool synchronous) {
+  prefix.assign(positionSeconds.size() + 1, 0);
+  for (size_t p = 0; p < positionSeconds.size(); ++p) prefix[p + 1] = prefix[p] + positionSeconds[p];
+  return scheduleOnClock(PrefixClock(prefix), events, combine, synchronous);
+}
+
+ScheduleResult scheduleOnClock(const ComputeClock &clock, std::vector<ScheduledCollective> &events,
+                               const CombineThresholds &combine, bool synchronous) {
   std::stable_sort(events.begin(), events.end(), [](const ScheduledCollective &a, const ScheduledCollective &b) {
-    return a.deadline != b.deadline ? a.deadline < b.deadline : a.ready < b.ready;
+    if (a.deadline != b.deadline) return a.deadline < b.deadline;
+    return a.ready != b.ready ? a.ready < b.ready : a.order < b.order;
   });
   ScheduleResult r;
-  size_t numPositions = positionSeconds.size();
-  endTime.assign(numPositions, 0);
-  double now = 0, commFree = 0;
+  int64_t end = clock.size();
+  // The compute stream only ever waits at a deadline, before that position's
+  // kernel: the time a kernel ends is the clock plus the waits at deadlines
+  // up to its position.
+  double stall = 0;
+  std::vector<std::pair<int64_t, double>> stalls;  // (deadline, total wait so far), ascending
+  auto stallUpTo = [&](int64_t p) {
+    auto it = std::upper_bound(stalls.begin(), stalls.end(), p,
+                               [](int64_t x, const std::pair<int64_t, double> &s) { return x < s.first; });
+    return it == stalls.begin() ? 0.0 : std::prev(it)->second;
+  };
+  double commFree = 0;
   struct Group {
     bool open = false;
     CollectiveKind kind = CollectiveKind::AllReduce;
     const AxisList *axes = nullptr;
-    double bytes = 0, start = 0;
+    double bytes = 0;
   } group;
 
-  auto schedule = [&](const ScheduledCollective &e) {
-    if (e.seconds <= 0) return;
-    double ready = e.ready < 0 ? 0 : e.ready < int64_t(numPositions) ? endTime[size_t(e.ready)] : now;
+  for (const ScheduledCollective &e : events) {
+    if (e.seconds <= 0) continue;
+    int64_t deadline = std::clamp<int64_t>(e.deadline, 0, end);
+    double now = clock.before(deadline) + stall;
+    double ready = 0;
+    if (e.ready >= 0 && e.ready < deadline) ready = clock.before(e.ready + 1) + stallUpTo(e.ready);
+    else if (e.ready >= deadline) ready = now;
     ready = std::min(ready, now);
     if (synchronous) ready = now;
     double seconds = e.seconds, start;
@@ -54,27 +90,23 @@ ScheduleResult scheduleStep(std::span<const double> positionSeconds, std::vector
       ++r.combined;
     } else {
       start = std::max(ready, commFree);
-      group = {true, e.kind, e.axes, e.bytes, start};
+      group = {true, e.kind, e.axes, e.bytes};
     }
-    double end = start + seconds;
-    commFree = end;
+    double finish = start + seconds;
+    commFree = finish;
     r.commSeconds += seconds;
-    double exposed = std::max(0.0, end - now);
-    now += exposed;
+    double exposed = std::max(0.0, finish - now);
+    if (exposed > 0) {
+      stall += exposed;
+      if (!stalls.empty() && stalls.back().first == deadline) stalls.back().second = stall;
+      else stalls.emplace_back(deadline, stall);
+    }
     r.exposedSeconds += exposed;
     r.exposedByKind[size_t(e.kind)] += exposed;
     r.hiddenByKind[size_t(e.kind)] += seconds - exposed;
-  };
-
-  size_t j = 0;
-  for (size_t p = 0; p < numPositions; ++p) {
-    while (j < events.size() && events[j].deadline <= int64_t(p)) schedule(events[j++]);
-    now += positionSeconds[p];
-    r.computeSeconds += positionSeconds[p];
-    endTime[p] = now;
   }
-  while (j < events.size()) schedule(events[j++]);
-  r.stepSeconds = std::max(now, commFree);
+  r.computeSeconds = clock.before(end);
+  r.stepSeconds = std::max(r.computeSeconds + stall, commFree);
   return r;
 }
 

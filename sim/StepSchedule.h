@@ -36,6 +36,9 @@ struct ScheduledCollective {
   double bytes = 0;
   int64_t ready = -1;     // position whose kernel produces the value (-1: step start)
   int64_t deadline = 0;   // position whose kernel needs it (numPositions: step end)
+  // Last tie-break of the stream order, so the schedule does not depend on
+  // the order events were listed in (the simulator: site, then collective).
+  uint64_t order = 0;
 };
 
 struct CombineThresholds {
@@ -53,8 +56,22 @@ struct ScheduleResult {
   int combined = 0;  // collectives that joined a combined group
 };
 
-// `positionSeconds[p]`: time of the kernel at position p (0: none).
-// `events` is sorted in place by deadline. `synchronous`: the compute stream
+// The compute stream's clock without stalls: sum of the kernel times at
+// positions [0, p). The simulator keeps it in a Fenwick tree, so a schedule
+// costs O(collectives · log positions), not O(positions).
+class ComputeClock {
+public:
+  virtual ~ComputeClock() = default;
+  virtual double before(int64_t position) const = 0;  // position in [0, size]
+  virtual int64_t size() const = 0;
+};
+
+// The schedule over `clock`; `events` is sorted in place by deadline.
+ScheduleResult scheduleOnClock(const ComputeClock &clock, std::vector<ScheduledCollective> &events,
+                               const CombineThresholds &combine, bool synchronous = false);
+
+// The same over explicit kernel times: `positionSeconds[p]` is the time of
+// the kernel at position p (0: none); `scratch` holds their prefix sums. `synchronous`: the compute stream
 // blocks on each collective where it is needed, as a framework that issues
 // them synchronously runs (Megatron-LM's tensor-parallel all-reduces and its
 // gradient all-reduce after the backward pass); consecutive collectives of

@@ -30,8 +30,6 @@ bool sameSharding(const std::optional<TensorSharding> &a, const std::optional<Te
 // Ops from a state argument to its update: Adam reaches its moments' update
 // in two and the new parameter's step from them in four more.
 constexpr int kMaxUpdateDepth = 6;
-// From an update back to its gradient: Adam's (1-b1)·g and a cast.
-constexpr int kMaxGradientDepth = 3;
 
 // For SeedReach::StateUpdate: what the entry function does with its state
 // arguments (analysis/CarriedState.h pairs each with the result it returns
@@ -91,22 +89,20 @@ struct StateUpdates {
   }
 
   void addGradients(const Module &m, ValueId arg, std::unordered_set<ValueId> &seen, std::vector<ValueId> &out) const {
-    const std::vector<int64_t> &shape = m.types.shape(m.type(arg));
-    auto computedLikeArg = [&](ValueId v) {
-      return m.definingOp(v) != kNone && m.types.isTensor(m.type(v)) && m.types.shape(m.type(v)) == shape;
-    };
-    // Backwards from the update through elementwise ops (scaling by 1-b1,
-    // a cast to f32 master precision) to the op that produced the gradient.
-    std::vector<std::pair<ValueId, int>> queue;
-    for (ValueId v : out) queue.push_back({v, 0});
-    for (size_t head = 0; head < queue.size(); ++head) {
-      auto [v, depth] = queue[head];
+    // Backwards from the update through elementwise ops on the argument's
+    // type (Adam's (1-b1)·g, g·g) to the op that produced the gradient: the
+    // search's update cone (search/Action.cpp) walks the same way, so the
+    // expert plan stays one of its actions.
+    std::vector<ValueId> work(out.begin(), out.end());
+    while (!work.empty()) {
+      ValueId v = work.back();
+      work.pop_back();
       OpId op = m.definingOp(v);
-      if (op == kNone || depth >= kMaxGradientDepth || opInfo(m, op).category != OpCategory::Elementwise) continue;
+      if (op == kNone || opInfo(m, op).category != OpCategory::Elementwise) continue;
       for (ValueId u : m.operands(op)) {
-        if (!computedLikeArg(u) || !seen.insert(u).second) continue;
+        if (m.definingOp(u) == kNone || m.type(u) != m.type(arg) || !seen.insert(u).second) continue;
         out.push_back(u);
-        queue.push_back({u, depth + 1});
+        work.push_back(u);
       }
     }
   }

@@ -26,20 +26,34 @@ bool within(const ShardingVector &state, const ShardingVector &target) {
   return true;
 }
 
-// Applies actions that keep the state within `target` until none does.
+size_t axesPlaced(const ShardingVector &state) {
+  size_t n = 0;
+  for (const auto &s : state)
+    if (s)
+      for (const DimSharding &d : s->dims) n += d.axes.size();
+  return n;
+}
+
+// Applies, while any exists, the action that keeps the state within
+// `target` and places the most axes: a small action taken first (the
+// optimizer update of one moment) could make the larger one the expert
+// took (the state at rest with its update) illegal.
 std::vector<uint32_t> reach(SearchState &st, const ShardingVector &target) {
-  bool progress = true;
-  while (progress) {
-    progress = false;
+  for (;;) {
+    uint32_t best = ~0u;
+    size_t bestPlaced = axesPlaced(st.shardings());
     for (uint32_t id = 0; id < st.space().size(); ++id) {
       if (!st.legal(id)) continue;
       st.apply(id);
-      if (within(st.shardings(), target)) {
-        progress = true;
-      } else {
-        st.undo();
+      size_t placed = axesPlaced(st.shardings());
+      if (within(st.shardings(), target) && placed > bestPlaced) {
+        best = id;
+        bestPlaced = placed;
       }
+      st.undo();
     }
+    if (best == ~0u) break;
+    st.apply(best);
   }
   return st.path();
 }
