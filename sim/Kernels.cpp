@@ -54,11 +54,12 @@ public:
     // tree; like priority fusion's cost check, only small trees are
     // duplicated (decided forwards: a tree's size needs its producers').
     for (uint32_t s : sites) decideDuplication(s);
+    size_t firstKernel = kernels_.size();
     for (uint32_t s : sites)
       if (isRoot(s)) buildKernel(s);
     if (fuse_)
       for (uint32_t s : sites)
-        if (infos_[s]->fusion == Fusion::Library) fuseEpilogue(s);
+        if (infos_[s]->fusion == Fusion::Library) fuseEpilogue(s, firstKernel);
     for (uint32_t s : sites) siteOfOp_[siteOps_[s]] = kNoSite;
   }
 
@@ -94,9 +95,15 @@ private:
     std::sort(ops.begin(), ops.end());
     ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
     std::vector<uint32_t> counts(m_.values.size() + 1, 0);
+    // An op reading a value twice (x * x) is one user of it: counting it
+    // twice would make a producer with one consumer look shared (no
+    // duplication of a large tree, no GEMM epilogue).
     auto forEachUse = [&](auto &&fn) {
-      for (OpId op : ops)
-        for (ValueId v : m_.operands(op)) fn(v, op);
+      for (OpId op : ops) {
+        std::span<const ValueId> vs = m_.operands(op);
+        for (size_t i = 0; i < vs.size(); ++i)
+          if (std::find(vs.begin(), vs.begin() + i, vs[i]) == vs.begin() + i) fn(vs[i], op);
+      }
     };
     forEachUse([&](ValueId v, OpId) { ++counts[v + 1]; });
     for (size_t v = 0; v < m_.values.size(); ++v) counts[v + 1] += counts[v];
@@ -176,13 +183,23 @@ private:
     return KernelKind::Other;
   }
 
+  // `readValues` is parallel to `k.reads`. A value is read whole once; each
+  // slice of it is read apart (two halves of a split are both read) unless
+  // the kernel also reads it whole, whichever member it meets first.
   void addRead(Kernel &k, std::vector<ValueId> &readValues, uint32_t site, uint32_t operand) {
     ValueId v = m_.operand(siteOps_[site], operand);
-    if (std::find(readValues.begin(), readValues.end(), v) != readValues.end()) return;
-    readValues.push_back(v);
     std::string_view name = m_.opName(siteOps_[site]);
     bool sliced = operand == 0 && (name == "stablehlo.gather" || name == "stablehlo.slice" ||
                                    name == "stablehlo.dynamic_slice" || name == "stablehlo.dynamic_gather");
+    for (size_t i = 0; i < readValues.size(); ++i)
+      if (readValues[i] == v && !k.reads[i].sliced) return;  // already read whole
+    if (!sliced)
+      for (size_t i = readValues.size(); i-- > 0;)
+        if (readValues[i] == v) {  // slices of it: the whole read covers them
+          readValues.erase(readValues.begin() + std::ptrdiff_t(i));
+          k.reads.erase(k.reads.begin() + std::ptrdiff_t(i));
+        }
+    readValues.push_back(v);
     k.reads.push_back({site, operand, sliced});
   }
 
@@ -227,28 +244,51 @@ private:
 
   uint32_t kernelRootedAt(uint32_t site) const { return kernelAtRoot_[site]; }
 
-  // A GEMM whose only consumer chain is elementwise ops takes that chain's
-  // kernel as its epilogue (one GEMM per kernel).
-  void fuseEpilogue(uint32_t dotSite) {
+  // A GEMM whose result only elementwise ops read, all in one loop kernel
+  // and with only elementwise ops between them and its root, takes that
+  // kernel as its epilogue (one GEMM per kernel). The consumers may share
+  // the result among themselves: bias + GELU reads h + b several times
+  // (h·h, h·0.5, h + k·h³), all fused into the one kernel that writes the
+  // activation.
+  void fuseEpilogue(uint32_t dotSite, size_t firstKernel) {
     OpId dot = siteOps_[dotSite];
     if (m_.numResults(dot) != 1) return;
     uint32_t kd = kernelRootedAt(dotSite);
     if (kd == kNoSite || dead_[kd]) return;
     ValueId v = m_.result(dot);
-    uint32_t s = dotSite;
-    OpId cur = dot;
-    for (;;) {
-      std::span<const OpId> us = users(m_.result(cur));
-      if (us.size() != 1 || m_.ops[us[0]].parent != m_.ops[dot].parent) return;
-      uint32_t next = siteOfOp_[us[0]];
-      if (next == kNoSite || infos_[next]->category != OpCategory::Elementwise || !isPriced(*infos_[next])) return;
-      s = next;
-      cur = us[0];
-      if (!isFused(s)) break;
-      if (m_.numResults(cur) != 1) return;
+    std::span<const OpId> us = users(v);
+    if (us.empty()) return;
+    for (OpId u : us) {
+      uint32_t s = m_.ops[u].parent == m_.ops[dot].parent ? siteOfOp_[u] : kNoSite;
+      if (s == kNoSite || infos_[s]->category != OpCategory::Elementwise || !isPriced(*infos_[s])) return;
     }
-    uint32_t ku = kernelRootedAt(s);
-    if (ku == kNoSite || dead_[ku] || kernels_[ku].kind != KernelKind::Loop) return;
+    // The kernels of this block that read the result: exactly one, a loop
+    // fusion (a consumer duplicated into two kernels, or one the GEMM's
+    // result must reach HBM for, keeps the GEMM apart).
+    uint32_t ku = kNoSite;
+    for (size_t k = firstKernel; k < kernels_.size(); ++k) {
+      if (dead_[k] || k == kd) continue;
+      const Kernel &c = kernels_[k];
+      if (std::none_of(c.reads.begin(), c.reads.end(),
+                       [&](const KernelRead &r) { return m_.operand(siteOps_[r.site], r.operand) == v; }))
+        continue;
+      if (ku != kNoSite) return;
+      ku = uint32_t(k);
+    }
+    if (ku == kNoSite || kernels_[ku].kind != KernelKind::Loop) return;
+    // Every member downstream of the result is elementwise (members are in
+    // program order, so producers come first).
+    std::vector<ValueId> downstream{v};
+    for (uint32_t s : kernels_[ku].members) {
+      OpId op = siteOps_[s];
+      std::span<const ValueId> ops = m_.operands(op);
+      if (std::none_of(ops.begin(), ops.end(), [&](ValueId o) {
+            return std::find(downstream.begin(), downstream.end(), o) != downstream.end();
+          }))
+        continue;
+      if (infos_[s]->category != OpCategory::Elementwise) return;
+      for (uint32_t r = 0; r < m_.numResults(op); ++r) downstream.push_back(m_.result(op, r));
+    }
     Kernel &epi = kernels_[ku];
     Kernel &gemm = kernels_[kd];
     std::vector<ValueId> readValues;

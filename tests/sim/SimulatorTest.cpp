@@ -73,6 +73,65 @@ TEST(Simulator, IncrementalMatchesFullEvaluation) {
   EXPECT_NEAR(full.evaluate().stepSeconds - base, delta, 1e-15);
 }
 
+// FSDP with prefetch: the all-gather of w1 (an argument, so ready at the
+// start of the step) runs on the communication stream while the compute
+// stream does the independent a = x . w0; h = a . w1 waits only for what is
+// left of it. Everything is row-sharded over d=8, w0 replicated.
+constexpr const char *kPrefetch = R"(sdy.mesh @mesh = <["d"=8]>
+func.func @main(%x: tensor<1024x128xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"d"}, {}]>},
+                %w0: tensor<128x128xf32>,
+                %w1: tensor<128x256xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"d"}, {}]>})
+    -> (tensor<1024x256xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"d"}, {}]>}) {
+  %a = stablehlo.dot_general %x, %w0, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"d"}, {}]>]>} : (tensor<1024x128xf32>, tensor<128x128xf32>) -> tensor<1024x128xf32>
+  %h = stablehlo.dot_general %a, %w1, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"d"}, {}]>]>} : (tensor<1024x128xf32>, tensor<128x256xf32>) -> tensor<1024x256xf32>
+  return %h : tensor<1024x256xf32>
+}
+)";
+
+TEST(Simulator, AllGatherOfAWeightHidesUnderAnIndependentDot) {
+  auto m = parse(kPrefetch);
+  ASSERT_TRUE(m);
+  // Local rows 1024/8 = 128. Kernel 0: 2·128·128·128 = 4194304 FLOPs at
+  // 1 TFLOP/s = 4.194304 us (bytes 3·65536 take 0.2 us). Kernel 1:
+  // 2·128·256·128 = 8388608 FLOPs = 8.388608 us (bytes 65536 + 131072 +
+  // 131072 take 0.33 us). All-gather of w1 (128·256·4 = 131072 bytes):
+  // 7/8 · 131072 / 100e9 = 1.14688 us, ready at 0, needed by kernel 1.
+  const double k0 = 4194304e-12, k1 = 8388608e-12;
+  {
+    Simulator sim(*m, ShardingMap::fromModule(*m), roundDevice());
+    StepSummary s = sim.evaluate();
+    ASSERT_EQ(sim.kernels().kernels.size(), 2u);
+    EXPECT_DOUBLE_EQ(sim.kernelSeconds(0), k0);
+    EXPECT_DOUBLE_EQ(sim.kernelSeconds(1), k1);
+    const double ag = 7.0 / 8 * 131072 / 100e9;
+    ASSERT_EQ(sim.siteCost(1).collectives.size(), 1u);
+    EXPECT_EQ(sim.siteCost(1).collectives[0].kind, CollectiveKind::AllGather);
+    EXPECT_DOUBLE_EQ(s.commSeconds, ag);
+    // comm [ag 0..1.15]; compute [k0 0..4.19][k1 4.19..12.58]: all hidden.
+    EXPECT_DOUBLE_EQ(s.exposedCommSeconds, 0);
+    EXPECT_DOUBLE_EQ(s.stepSeconds, k0 + k1);  // 12.582912 us
+    EXPECT_DOUBLE_EQ(sim.schedule().hiddenByKind[size_t(CollectiveKind::AllGather)], ag);
+  }
+  {
+    // Links 10x slower: the all-gather takes 11.4688 us, k1 waits from
+    // 4.194304 to 11.4688 us: 7.274496 us exposed, 4.194304 us hidden.
+    DeviceParams slow = roundDevice();
+    slow.defaultLink = {10e9, 0};
+    Simulator sim(*m, ShardingMap::fromModule(*m), slow);
+    StepSummary s = sim.evaluate();
+    const double ag = 7.0 / 8 * 131072 / 10e9;
+    EXPECT_DOUBLE_EQ(s.commSeconds, ag);
+    EXPECT_DOUBLE_EQ(s.exposedCommSeconds, ag - k0);  // 7.274496 us
+    EXPECT_DOUBLE_EQ(sim.schedule().hiddenByKind[size_t(CollectiveKind::AllGather)], k0);
+    EXPECT_DOUBLE_EQ(s.stepSeconds, ag + k1);  // 19.857408 us
+    // Without the schedule (no overlap) the whole all-gather is exposed.
+    SimOptions serial;
+    serial.schedule = false;
+    Simulator unscheduled(*m, ShardingMap::fromModule(*m), slow, serial);
+    EXPECT_DOUBLE_EQ(unscheduled.evaluate().stepSeconds, k0 + k1 + ag);  // 24.051712 us
+  }
+}
+
 TEST(TripCount, ForiLoopCounter) {
   auto m = parse(R"(func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %c0 = stablehlo.constant dense<0> : tensor<i32>
