@@ -1,5 +1,11 @@
 #!/usr/bin/env bash
-# Runs every benchmark; results on stdout (Google Benchmark console format).
+# Runs every benchmark; results on stdout: Google Benchmark (parser,
+# analysis, simulator, ILP), then the simulator's fidelity table against
+# Megatron-LM's published runs (docs/fidelity.md) and the sanity table
+# (docs/sanity.md). The search benchmark (bench/search.py, about 15 minutes)
+# is run on its own.
 set -euo pipefail
 build=${1:-build}
 "$build/bin/autopart_bench" --benchmark_min_time=0.2
+python3 "$(dirname "$0")/../bench/fidelity.py" --build "$build" --no-ablate
+python3 "$(dirname "$0")/../bench/sanity.py" "$build"
