@@ -3,6 +3,9 @@
 // sharding rule: a full evaluation (every op re-costed) against an
 // incremental one (one named dimension assigned, only its ops re-costed).
 // Targets: full 10k ops <= 5 ms, 100k <= 50 ms; incremental >= 10x faster.
+// The FSDP variant gathers the weight at every dot, so the two-stream
+// schedule (sim/StepSchedule.h) has a collective per 4 ops to order on
+// every evaluation.
 // The chain repeats one layer, the best case for the simulator's cost memo,
 // so BM_SimulateFullModel also times a real program (Llama 3.1 8B, 4980 ops,
 // data parallel) whose sites repeat only as its layers do; the counter
@@ -49,9 +52,11 @@ struct Fixture {
   ValueId middle = kNone;
 };
 
-Fixture &fixture(int64_t numOps) {
-  static std::map<int64_t, Fixture> cache;
-  Fixture &f = cache[numOps];
+// `fsdp`: the shared weight also sharded over "model" at rest, so every dot
+// all-gathers it: one collective per 4 ops for the schedule to order.
+Fixture &fixture(int64_t numOps, bool fsdp = false) {
+  static std::map<std::pair<int64_t, bool>, Fixture> cache;
+  Fixture &f = cache[{numOps, fsdp}];
   if (f.m) return f;
   ParseError err;
   f.m = parseModule(withRules(bench::syntheticChain(numOps)), "chain.mlir", &err);
@@ -64,6 +69,11 @@ Fixture &fixture(int64_t numOps) {
     s.dims[0].axes.push_back(AxisRef{"data"});
     map.set(v, s);
   }
+  if (fsdp) {
+    TensorSharding w = TensorSharding::closed("mesh", 2);
+    w.dims[0].axes.push_back(AxisRef{"model"});
+    map.set(FuncView{*f.m, f.m->functions().front()}.args()[1], w);
+  }
   f.sim = std::make_unique<Simulator>(*f.m, std::move(map), DeviceParams{});
   f.sim->evaluate();
   f.middle = f.m->result(f.sim->sites()[f.sim->sites().size() / 2].op);
@@ -71,7 +81,7 @@ Fixture &fixture(int64_t numOps) {
 }
 
 void BM_SimulateFull(benchmark::State &state) {
-  Fixture &f = fixture(state.range(0));
+  Fixture &f = fixture(state.range(0), state.range(1) != 0);
   size_t hits = 0;
   for (auto _ : state) {
     f.sim->invalidateAll();
@@ -131,7 +141,7 @@ void BM_SimulateFullModel(benchmark::State &state) {
 }
 
 void BM_SimulateIncremental(benchmark::State &state) {
-  Fixture &f = fixture(state.range(0));
+  Fixture &f = fixture(state.range(0), state.range(1) != 0);
   // One named dimension: the feature dimension of one activation, over model.
   DimRef dims[] = {{f.middle, 1}};
   for (auto _ : state) benchmark::DoNotOptimize(f.sim->deltaAssign(dims, AxisRef{"model"}));
@@ -139,6 +149,9 @@ void BM_SimulateIncremental(benchmark::State &state) {
 
 }  // namespace
 
-BENCHMARK(BM_SimulateFull)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+// Second argument: 1 = the FSDP variant (a collective at every dot).
+BENCHMARK(BM_SimulateFull)->Args({10000, 0})->Args({100000, 0})->Args({10000, 1})->Args({100000, 1})
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SimulateFullModel)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_SimulateIncremental)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SimulateIncremental)->Args({10000, 0})->Args({100000, 0})->Args({10000, 1})->Args({100000, 1})
+    ->Unit(benchmark::kMicrosecond);

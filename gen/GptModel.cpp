@@ -197,8 +197,14 @@ static GenResult buildGpt(const GptConfig &c) {
   // Forward.
   Tensor idx = e.reshape(tokens, {B, S, 1});
   params.cast(e, {wte, wpe});
-  Tensor x = ops.add(e.gatherRows(params[wte], idx), e.broadcast(params[wpe], {B, S, M}, {1, 2}));
-  Tensor causal = e.compare("GE", e.iota({B, H, S, S}, 2), e.iota({B, H, S, S}, 3));
+  // One op per statement: the order of a call's arguments is unspecified,
+  // and the emitted program must not depend on the compiler.
+  Tensor positions = e.broadcast(params[wpe], {B, S, M}, {1, 2});
+  Tensor embedded = e.gatherRows(params[wte], idx);
+  Tensor x = ops.add(embedded, positions);
+  Tensor keyIndex = e.iota({B, H, S, S}, 3);
+  Tensor queryIndex = e.iota({B, H, S, S}, 2);
+  Tensor causal = e.compare("GE", queryIndex, keyIndex);
   std::vector<LayerCache> cache(lp.size());
   std::vector<Tensor> inputs(lp.size());  // what full remat keeps of a layer
   std::vector<Dropout> entry(lp.size());  // and the rng state it started from

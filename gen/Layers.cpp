@@ -68,8 +68,15 @@ void ParamSet::emitAdamUpdate(Ops &ops, double lr, double b1, double b2, double 
     // type, so Adam's moments and update stay in it (as mixed-precision
     // training keeps them).
     Tensor g = p.grad.dtype == p.value.dtype ? p.grad : ops.e.convert(p.grad, p.value.dtype);
-    Tensor m = ops.add(ops.scale(p.mu, b1), ops.scale(g, 1 - b1));
-    Tensor v = ops.add(ops.scale(p.nu, b2), ops.scale(ops.mul(g, g), 1 - b2));
+    // One op per statement where a call would emit two (the order of a
+    // call's arguments is unspecified; the program must not depend on the
+    // compiler). The order is the one these programs always had.
+    Tensor gScaled = ops.scale(g, 1 - b1);
+    Tensor muScaled = ops.scale(p.mu, b1);
+    Tensor m = ops.add(muScaled, gScaled);
+    Tensor g2Scaled = ops.scale(ops.mul(g, g), 1 - b2);
+    Tensor nuScaled = ops.scale(p.nu, b2);
+    Tensor v = ops.add(nuScaled, g2Scaled);
     Tensor denom = ops.shift(ops.e.unary("sqrt", v), eps);
     next.push_back(ops.sub(p.value, ops.scale(ops.div(m, denom), lr)));
     mu.push_back(m);
@@ -97,7 +104,9 @@ Tensor layerNorm(Ops &ops, const Tensor &x, const Tensor &g, const Tensor &b, La
   Tensor var = ops.scale(ops.sumLast(ops.mul(xc, xc)), invD);
   cache.rstd = ops.e.unary("rsqrt", ops.shift(var, 1e-5));
   cache.xhat = ops.mul(xc, ops.overLast(cache.rstd, x));
-  return ops.add(ops.mul(cache.xhat, ops.alongLast(g, x)), ops.alongLast(b, x));
+  Tensor shift = ops.alongLast(b, x);
+  Tensor scaled = ops.mul(cache.xhat, ops.alongLast(g, x));
+  return ops.add(scaled, shift);
 }
 
 Tensor layerNormGrad(Ops &ops, const Tensor &dy, const Tensor &g, const LayerNormCache &cache, Tensor &dg,
@@ -108,7 +117,9 @@ Tensor layerNormGrad(Ops &ops, const Tensor &dy, const Tensor &g, const LayerNor
   Tensor dxhat = ops.mul(dy, ops.alongLast(g, dy));
   Tensor a = ops.scale(ops.sumLast(dxhat), invD);
   Tensor c = ops.scale(ops.sumLast(ops.mul(dxhat, cache.xhat)), invD);
-  Tensor inner = ops.sub(ops.sub(dxhat, ops.overLast(a, dy)), ops.mul(cache.xhat, ops.overLast(c, dy)));
+  Tensor cTerm = ops.mul(cache.xhat, ops.overLast(c, dy));
+  Tensor aTerm = ops.sub(dxhat, ops.overLast(a, dy));
+  Tensor inner = ops.sub(aTerm, cTerm);
   return ops.mul(ops.overLast(cache.rstd, dy), inner);
 }
 
@@ -137,14 +148,16 @@ constexpr double kGeluA = 0.044715;
 Tensor gelu(Ops &ops, const Tensor &h) {
   Tensor h3 = ops.mul(ops.mul(h, h), h);
   Tensor t = ops.e.unary("tanh", ops.scale(ops.add(h, ops.scale(h3, kGeluA)), kGeluC));
-  return ops.mul(ops.scale(h, 0.5), ops.shift(t, 1));
+  Tensor onePlusT = ops.shift(t, 1);
+  return ops.mul(ops.scale(h, 0.5), onePlusT);
 }
 
 Tensor geluGrad(Ops &ops, const Tensor &h, const Tensor &dy) {
   Tensor h2 = ops.mul(h, h);
   Tensor t = ops.e.unary("tanh", ops.scale(ops.add(h, ops.scale(ops.mul(h2, h), kGeluA)), kGeluC));
   Tensor left = ops.scale(ops.shift(t, 1), 0.5);
-  Tensor oneMinusT2 = ops.sub(ops.e.splat(1, t.shape, t.dtype), ops.mul(t, t));
+  Tensor t2 = ops.mul(t, t);
+  Tensor oneMinusT2 = ops.sub(ops.e.splat(1, t.shape, t.dtype), t2);
   Tensor du = ops.scale(ops.shift(ops.scale(h2, 3 * kGeluA), 1), kGeluC);
   Tensor right = ops.mul(ops.mul(ops.scale(h, 0.5), oneMinusT2), du);
   return ops.mul(dy, ops.add(left, right));

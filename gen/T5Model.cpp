@@ -140,7 +140,10 @@ static GenResult buildT5(const T5Config &c) {
   Tensor decIn = Sd == 1 ? start : e.concatenate({start, e.slice(targets, {0, 0}, {B, Sd - 1})}, 1);
   Tensor decIdx = e.reshape(decIn, {B, Sd, 1});
   Tensor y = e.gatherRows(params[emb], decIdx);
-  Tensor causal = e.compare("GE", e.iota({B, H, Sd, Sd}, 2), e.iota({B, H, Sd, Sd}, 3));
+  // One op per statement: the order of a call's arguments is unspecified.
+  Tensor keyIndex = e.iota({B, H, Sd, Sd}, 3);
+  Tensor queryIndex = e.iota({B, H, Sd, Sd}, 2);
+  Tensor causal = e.compare("GE", queryIndex, keyIndex);
   std::vector<DecoderCache> decCache(dec.size());
   for (size_t l = 0; l < dec.size(); ++l) {
     const DecoderLayer &P = dec[l];

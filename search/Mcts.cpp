@@ -289,6 +289,19 @@ void polishAndRefine(const SearchState &base, const DeviceParams &device, const 
   r.annealAccepted = best.refined.annealAccepted;
   r.cost = best.refined.cost;
   r.shardings = std::move(best.refined.shardings);
+  for (size_t i = 0; i < o.extraStarts.size(); ++i) {
+    RefineResult other = refineFrom(base.space(), device, o.extraStarts[i], refineEnd, ro);
+    r.evaluations += other.evaluations;
+    ++r.refineStarts;
+    if (!other.cost.betterThan(r.cost)) continue;
+    r.extraStartWon = int(i);
+    r.actions.clear();
+    r.refineMoves = other.moves;
+    r.refinedValues = other.changedValues;
+    r.annealAccepted = other.annealAccepted;
+    r.cost = other.cost;
+    r.shardings = std::move(other.shardings);
+  }
 }
 
 }  // namespace

@@ -57,6 +57,9 @@ struct MctsOptions {
   // best per-value plan (batch on "model" with the sequence on "data" can
   // refine past heads on "model" although it starts behind).
   int refineStarts = 4;
+  // Per-value plans from other methods (the ILP's), refined like the
+  // runners-up after the tree's own starts; the best refined plan wins.
+  std::vector<ShardingVector> extraStarts;
 };
 
 struct MctsResult {
@@ -71,7 +74,9 @@ struct MctsResult {
   int64_t refinedValues = 0;   // values the refinement re-sharded
   int64_t annealAccepted = 0;  // annealing moves taken (uphill ones too)
   int64_t refineStarts = 0;    // name-level plans refined (the best one wins)
-
+  // Index into MctsOptions::extraStarts of the start the plan was refined
+  // from (-1: one of the tree's own plans; `actions` are then its path).
+  int extraStartWon = -1;
 };
 
 MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const MctsOptions &options);

@@ -29,6 +29,28 @@ SearchOutcome fromBaseline(const ActionSpace &space, BaselineResult r) {
   return out;
 }
 
+// The share of the time budget the portfolio's ILP may use.
+constexpr double kPortfolioShare = 0.25;
+
+// A portfolio: when the build has the ILP baseline (search/ilp/), its plan
+// becomes one more start of the MCTS's per-value refinement, so auto never
+// returns a plan the ILP beats on the same cost model. Off with
+// `--no-portfolio`, with `--axes` (the ILP uses every axis) or when the ILP
+// finds nothing. Returns what was added ("" when nothing).
+std::string addPortfolioStart(const SearchProblem &p, const SearchBudget &b, MctsOptions &o) {
+  if (!b.portfolio || !p.axes.empty()) return "";
+  const SearchMethodInfo *ilp = findSearchMethod("ilp");
+  if (!ilp) return "";
+  SearchBudget ib = b;
+  ib.seconds = b.seconds * kPortfolioShare;
+  Clock::time_point t0 = Clock::now();
+  SearchOutcome plan = ilp->run(p, ib);
+  o.seconds = std::max(0.0, b.seconds - std::chrono::duration<double>(Clock::now() - t0).count());
+  if (!plan.found) return "";
+  o.extraStarts.push_back(std::move(plan.shardings));
+  return "the ILP's plan";
+}
+
 SearchMethodRegistration mcts("mcts", "Monte Carlo Tree Search over the named-dimension actions", {"search"},
                               [](const SearchProblem &p, const SearchBudget &b) {
                                 ActionSpace space = buildActionSpace(p);
@@ -42,10 +64,14 @@ SearchMethodRegistration mcts("mcts", "Monte Carlo Tree Search over the named-di
                                 o.greedyRollouts = b.greedyRollouts;
                                 o.annealSteps = b.annealSteps;
                                 o.refineStarts = b.refineStarts;
+                                std::string portfolio = addPortfolioStart(p, b, o);
                                 MctsResult r = runMcts(space, p.device, o);
                                 SearchOutcome out;
                                 out.shardings = std::move(r.shardings);
                                 for (uint32_t id : r.actions) out.actions.push_back(space.describe(id));
+                                if (r.extraStartWon >= 0)
+                                  out.actions.push_back("portfolio: refined from " + portfolio +
+                                                        ", which beat the tree's plans");
                                 if (r.refinedValues > 0)
                                   out.actions.push_back("refine: " + std::to_string(r.refineMoves) +
                                                         " descent moves, " + std::to_string(r.annealAccepted) +

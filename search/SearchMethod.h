@@ -46,6 +46,7 @@ struct SearchBudget {
   bool greedyRollouts = false;  // mcts: greedy instead of random rollouts
   int64_t annealSteps = 50000;  // mcts: annealing proposals in the refinement
   int refineStarts = 4;         // mcts: name-level plans refined (best wins)
+  bool portfolio = true;        // mcts: the ILP's plan (when built in) as one more start
 };
 
 struct SearchOutcome {

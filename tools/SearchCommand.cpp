@@ -40,6 +40,7 @@ struct SearchOptions {
   std::string rollout = "random";
   int64_t annealSteps = 50000;
   int refineStarts = 4;
+  bool noPortfolio = false;
   bool json = false;
   bool reprint = false;
 };
@@ -113,6 +114,7 @@ int runSearch(const SearchOptions &o) {
   budget.greedyRollouts = o.rollout == "greedy";
   budget.annealSteps = o.annealSteps;
   budget.refineStarts = o.refineStarts;
+  budget.portfolio = !o.noPortfolio;
   budget.progress = !o.json;
 
   std::vector<SearchOutcome> results;
@@ -213,6 +215,8 @@ CommandRegistration reg(
       app.add_option("--anneal-steps", o->annealSteps,
                      "MCTS: simulated-annealing proposals when refining the plan (default 50000, 0: descent only)")
           ->check(CLI::NonNegativeNumber);
+      app.add_flag("--no-portfolio", o->noPortfolio,
+                   "mcts: do not refine the ILP baseline's plan as one more start (the tree search alone)");
       app.add_option("--refine-starts", o->refineStarts,
                      "MCTS: distinct name-level plans refined, the best one winning (default 4)")
           ->check(CLI::Range(1, 64));

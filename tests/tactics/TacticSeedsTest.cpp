@@ -107,5 +107,24 @@ func.func @main(%arg0: tensor<16x8xf32> loc("W0"), %arg1: tensor<8xf32> loc("b0"
   EXPECT_EQ(infos[2].role, ArgRole::Data);
 }
 
+TEST(ArgumentRoles, IntegerStateIsNotAParameter) {
+  // An RNG key the step advances and returns is carried state, but nothing
+  // trains it: fsdp must not shard it like a weight.
+  ParseError err;
+  std::unique_ptr<Module> m = parseModule(R"(
+func.func @main(%arg0: tensor<16x8xf32> loc("W0"), %arg1: tensor<2xui64> loc("key"))
+    -> (tensor<16x8xf32>, tensor<2xui64>) {
+  %w = stablehlo.add %arg0, %arg0 : tensor<16x8xf32>
+  %k = stablehlo.add %arg1, %arg1 : tensor<2xui64>
+  return %w, %k : tensor<16x8xf32>, tensor<2xui64>
+}
+)", "t.mlir", &err);
+  ASSERT_TRUE(m) << err.full;
+  std::vector<ArgumentInfo> infos = classifyArguments(*m, m->functions().front());
+  ASSERT_EQ(infos.size(), 2u);
+  EXPECT_EQ(infos[0].role, ArgRole::Parameter);
+  EXPECT_EQ(infos[1].role, ArgRole::Data);
+}
+
 }  // namespace
 }  // namespace autopart
