@@ -2,6 +2,7 @@
 // search/SearchMethod.h): the MCTS search, the exhaustive, greedy and random
 // baselines, and the expert tactic schedules applied by tactics/ (one
 // method per schedule the tactic registry, tactics/TacticRegistry.h, lists).
+#include <algorithm>
 #include <chrono>
 
 #include "search/Baselines.h"
@@ -29,8 +30,12 @@ SearchOutcome fromBaseline(const ActionSpace &space, BaselineResult r) {
   return out;
 }
 
-// The share of the time budget the portfolio's ILP may use.
+// The share of the time budget the portfolio's ILP may use, and the largest
+// program (ops) it is tried on: its builder does not stop at a deadline
+// (GPT 125M on 512 devices: 10 s to build), and a start that eats the tree
+// search's budget loses more than it brings.
 constexpr double kPortfolioShare = 0.25;
+constexpr size_t kPortfolioMaxOps = 2500;
 
 // A portfolio: when the build has the ILP baseline (search/ilp/), its plan
 // becomes one more start of the MCTS's per-value refinement, so auto never
@@ -38,7 +43,7 @@ constexpr double kPortfolioShare = 0.25;
 // `--no-portfolio`, with `--axes` (the ILP uses every axis) or when the ILP
 // finds nothing. Returns what was added ("" when nothing).
 std::string addPortfolioStart(const SearchProblem &p, const SearchBudget &b, MctsOptions &o) {
-  if (!b.portfolio || !p.axes.empty()) return "";
+  if (!b.portfolio || !p.axes.empty() || p.m.ops.size() > kPortfolioMaxOps) return "";
   const SearchMethodInfo *ilp = findSearchMethod("ilp");
   if (!ilp) return "";
   SearchBudget ib = b;
@@ -49,6 +54,27 @@ std::string addPortfolioStart(const SearchProblem &p, const SearchBudget &b, Mct
   if (!plan.found) return "";
   o.extraStarts.push_back(std::move(plan.shardings));
   return "the ILP's plan";
+}
+
+// The other half of the portfolio: the expert schedules' plans (cheap to
+// apply) are priced on the problem's cost model and replace the search's
+// plan when they beat it. Returns the winning expert's name ("": none won).
+std::string bestExpertOver(const SearchProblem &p, const SearchBudget &b, SearchOutcome &out) {
+  if (!b.portfolio) return "";
+  findSearchMethod("mcts");  // lets the providers add the experts
+  PlanCost best = priceShardings(p, out.shardings);
+  std::string winner;
+  for (const SearchMethodInfo &m : searchMethodRegistry()) {
+    if (std::find(m.tags.begin(), m.tags.end(), "expert") == m.tags.end()) continue;
+    SearchOutcome e = m.run(p, b);
+    if (!e.found) continue;
+    PlanCost c = priceShardings(p, e.shardings);
+    if (!c.betterThan(best)) continue;
+    best = c;
+    winner = m.name;
+    out.shardings = std::move(e.shardings);
+  }
+  return winner;
 }
 
 SearchMethodRegistration mcts("mcts", "Monte Carlo Tree Search over the named-dimension actions", {"search"},
@@ -78,6 +104,9 @@ SearchMethodRegistration mcts("mcts", "Monte Carlo Tree Search over the named-di
                                                         " annealing moves, " + std::to_string(r.refinedValues) +
                                                         " values re-sharded, best of " +
                                                         std::to_string(r.refineStarts) + " starts");
+                                if (std::string e = bestExpertOver(p, b, out); !e.empty())
+                                  out.actions = {"portfolio: expert schedule " + e +
+                                                 "'s plan, which beat the search's"};
                                 out.evaluations = r.evaluations;
                                 out.iterations = r.iterations;
                                 out.complete = !r.timedOut;

@@ -187,7 +187,8 @@ PlanCost pricePlan(Simulator &sim, const Module &m, OpId func, double hbmCapacit
       if (scratch[op] == 0) touched.push_back(op);
       scratch[op] += c.bytes;
     }
-  MemoryReport mem = analyzeMemory(m, func, sim.shardings(), [&](OpId op) { return scratch[op]; });
+  MemoryReport mem =
+      analyzeMemory(m, func, sim.shardings(), [&](OpId op) { return scratch[op]; }, /*describePeak=*/false);
   for (OpId op : touched) scratch[op] = 0;
   PlanCost c;
   c.stepSeconds = step.stepSeconds;

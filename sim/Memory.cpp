@@ -93,7 +93,7 @@ bool isDonated(FuncView &f, size_t i) {
 }  // namespace
 
 MemoryReport analyzeMemory(const Module &m, OpId func, const ShardingMap &shardings,
-                           const std::function<int64_t(OpId)> &transientBytes) {
+                           const std::function<int64_t(OpId)> &transientBytes, bool describePeak) {
   MemoryReport report;
   if (func == kNone) return report;
   FuncView f{m, func};
@@ -102,7 +102,6 @@ MemoryReport analyzeMemory(const Module &m, OpId func, const ShardingMap &shardi
   const std::vector<OpId> &ops = m.blocks[b].ops;
   std::vector<size_t> last = lv.lastUses(b);
   std::span<const ValueId> args = f.args();
-  std::vector<ArgumentInfo> info = classifyArguments(m, func);
 
   // Resident arguments are a constant floor; donated ones join the walk.
   int64_t resident = 0;
@@ -138,7 +137,10 @@ MemoryReport analyzeMemory(const Module &m, OpId func, const ShardingMap &shardi
     for (ValueId v : freeAt[i]) live -= lv.bytes(v);
   }
 
+  if (peakIndex < ops.size()) report.peakOp = ops[peakIndex];
+  if (!describePeak) return report;
   // What is live at the peak.
+  std::vector<ArgumentInfo> info = classifyArguments(m, func);
   auto describeOp = [&](OpId op) { return std::string(m.opName(op)) + " at " + m.where(op); };
   for (size_t i = 0; i < args.size(); ++i) {
     if (donated[i] && peakIndex < ops.size() && last[args[i]] < peakIndex) continue;

@@ -37,8 +37,9 @@ struct MemoryReport {
 };
 
 // `transientBytes(op)` adds per-op temporary buffers (collectives); may be
-// empty.
+// empty. `describePeak` false leaves liveAtPeak empty: the search prices
+// thousands of plans and only needs the peak.
 MemoryReport analyzeMemory(const Module &m, OpId func, const ShardingMap &shardings,
-                           const std::function<int64_t(OpId)> &transientBytes = {});
+                           const std::function<int64_t(OpId)> &transientBytes = {}, bool describePeak = true);
 
 }  // namespace autopart

@@ -414,6 +414,8 @@ StepSummary Simulator::summary() {
   s.localFlops = localFlops_;
   s.globalFlops = globalFlops_;
   s.unknownTripCounts = unknownTrips_;
+  lastSummary_ = s;
+  summaryValid_ = true;
   return s;
 }
 
@@ -450,6 +452,9 @@ void Simulator::setSharding(ValueId v, std::optional<TensorSharding> s) {
 
 double Simulator::deltaAssign(std::span<const DimRef> dims, const AxisRef &axis) {
   double before = evaluate().stepSeconds;
+  // The state comes back exactly as it was, so does its summary.
+  StepSummary savedSummary = lastSummary_;
+  ScheduleResult savedSchedule = schedule_;
   std::vector<std::pair<ValueId, std::optional<TensorSharding>>> saved;
   for (const DimRef &d : dims) {
     const TensorSharding *cur = shardings_.get(d.value);
@@ -489,6 +494,10 @@ double Simulator::deltaAssign(std::span<const DimRef> dims, const AxisRef &axis)
     markKernelsStale(touched[j]);
     noteCollectives(touched[j]);
   }
+  refreshKernels();
+  lastSummary_ = savedSummary;
+  schedule_ = std::move(savedSchedule);
+  summaryValid_ = true;
   comm_ = k0;
   localFlops_ = f0;
   return after - before;

@@ -41,7 +41,7 @@ ScheduleResult scheduleStep(std::span<const double> positionSeconds, std::vector
 
 ScheduleResult scheduleOnClock(const ComputeClock &clock, std::vector<ScheduledCollective> &events,
                                const CombineThresholds &combine, bool synchronous) {
-  std::stable_sort(events.begin(), events.end(), [](const ScheduledCollective &a, const ScheduledCollective &b) {
+  std::sort(events.begin(), events.end(), [](const ScheduledCollective &a, const ScheduledCollective &b) {
     if (a.deadline != b.deadline) return a.deadline < b.deadline;
     return a.ready != b.ready ? a.ready < b.ready : a.order < b.order;
   });
