@@ -73,7 +73,7 @@ bool RefineWalk::classAllows(const RefineClass &c, const Candidate &s) const {
   return true;
 }
 
-void RefineWalk::assign(const RefineClass &c, const Candidate &s) {
+void RefineWalk::applyCandidate(const RefineClass &c, const Candidate &s) {
   for (uint32_t u : c.units)
     for (ValueId v : units_.units[u].values) sim_.setSharding(v, s);
 }
@@ -175,7 +175,7 @@ bool RefineWalk::moveClass(const RefineClass &c) {
     for (uint32_t u : c.units)
       for (ValueId v : units_.units[u].values) same = same && plan_[v] == cand;
     if (same || !classAllows(c, cand)) continue;
-    assign(c, cand);
+    applyCandidate(c, cand);
     double step = sim_.evaluate().stepSeconds;
     ++tally_.evaluations;
     // The memory walk only for a faster step: most candidates are not.
@@ -190,7 +190,7 @@ bool RefineWalk::moveClass(const RefineClass &c) {
   }
   if (pick < 0) return false;
   const Candidate &chosen = c.candidates[size_t(pick)];
-  assign(c, chosen);
+  applyCandidate(c, chosen);
   for (uint32_t u : c.units)
     for (ValueId v : units_.units[u].values) plan_[v] = chosen;
   current_ = pickCost;

@@ -72,7 +72,7 @@ private:
 
   bool allowed(ValueId v, const Candidate &s) const;
   bool classAllows(const RefineClass &c, const Candidate &s) const;
-  void assign(const RefineClass &c, const Candidate &s);
+  void applyCandidate(const RefineClass &c, const Candidate &s);
   void restore(const RefineClass &c);
   // Prices the simulator's plan in full (memory too).
   PlanCost priceInFull();

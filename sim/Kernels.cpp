@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rules/OpInfo.h"
+#include "support/Csr.h"
 
 namespace autopart {
 
@@ -70,19 +71,13 @@ public:
       if (!dead_[k]) order.push_back(k);
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return kernels_[a].root < kernels_[b].root; });
     for (uint32_t k : order) plan.kernels.push_back(std::move(kernels_[k]));
+    plan.memberships = buildCsr(numSites, [&](auto &&emit) {
+      for (uint32_t k = 0; k < plan.kernels.size(); ++k)
+        for (uint32_t s : plan.kernels[k].members) emit(s, k);
+    });
     plan.owner.assign(numSites, KernelPlan::kNoKernel);
-    std::vector<uint32_t> counts(numSites + 1, 0);
-    for (const Kernel &k : plan.kernels)
-      for (uint32_t s : k.members) ++counts[s + 1];
-    for (size_t i = 0; i < numSites; ++i) counts[i + 1] += counts[i];
-    plan.memberBegin = counts;
-    plan.memberKernels.resize(counts[numSites]);
-    std::vector<uint32_t> fill(counts.begin(), counts.end() - 1);
-    for (uint32_t k = 0; k < plan.kernels.size(); ++k)
-      for (uint32_t s : plan.kernels[k].members) {
-        plan.memberKernels[fill[s]++] = k;
-        if (plan.owner[s] == KernelPlan::kNoKernel) plan.owner[s] = k;
-      }
+    for (size_t s = 0; s < numSites; ++s)
+      if (!plan.memberships.row(s).empty()) plan.owner[s] = plan.memberships.row(s)[0];
     return plan;
   }
 
@@ -94,28 +89,19 @@ private:
     std::vector<OpId> ops(siteOps_.begin(), siteOps_.end());
     std::sort(ops.begin(), ops.end());
     ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
-    std::vector<uint32_t> counts(m_.values.size() + 1, 0);
     // An op reading a value twice (x * x) is one user of it: counting it
     // twice would make a producer with one consumer look shared (no
     // duplication of a large tree, no GEMM epilogue).
-    auto forEachUse = [&](auto &&fn) {
+    users_ = buildCsr(m_.values.size(), [&](auto &&emit) {
       for (OpId op : ops) {
         std::span<const ValueId> vs = m_.operands(op);
         for (size_t i = 0; i < vs.size(); ++i)
-          if (std::find(vs.begin(), vs.begin() + i, vs[i]) == vs.begin() + i) fn(vs[i], op);
+          if (std::find(vs.begin(), vs.begin() + i, vs[i]) == vs.begin() + i) emit(vs[i], op);
       }
-    };
-    forEachUse([&](ValueId v, OpId) { ++counts[v + 1]; });
-    for (size_t v = 0; v < m_.values.size(); ++v) counts[v + 1] += counts[v];
-    userBegin_ = counts;
-    users_.resize(counts.back());
-    std::vector<uint32_t> fill(counts.begin(), counts.end() - 1);
-    forEachUse([&](ValueId v, OpId op) { users_[fill[v]++] = op; });
+    });
   }
 
-  std::span<const OpId> users(ValueId v) const {
-    return {users_.data() + userBegin_[v], userBegin_[v + 1] - userBegin_[v]};
-  }
+  std::span<const OpId> users(ValueId v) const { return users_.row(v); }
 
   // Whether `user` can take `producer` into its kernel. A GEMM reads layout
   // changes of its operands, and so does a layout op that a GEMM reads: an
@@ -242,7 +228,6 @@ private:
     dead_.push_back(false);
   }
 
-  uint32_t kernelRootedAt(uint32_t site) const { return kernelAtRoot_[site]; }
 
   // A GEMM whose result only elementwise ops read, all in one loop kernel
   // and with only elementwise ops between them and its root, takes that
@@ -253,7 +238,7 @@ private:
   void fuseEpilogue(uint32_t dotSite, size_t firstKernel) {
     OpId dot = siteOps_[dotSite];
     if (m_.numResults(dot) != 1) return;
-    uint32_t kd = kernelRootedAt(dotSite);
+    uint32_t kd = kernelAtRoot_[dotSite];
     if (kd == kNoSite || dead_[kd]) return;
     ValueId v = m_.result(dot);
     std::span<const OpId> us = users(v);
@@ -312,8 +297,7 @@ private:
   std::span<const OpId> siteOps_;
   bool fuse_;
   std::vector<const OpInfo *> infos_;
-  std::vector<uint32_t> userBegin_;
-  std::vector<OpId> users_;
+  Csr users_;  // per value: the ops that use it
   std::vector<uint32_t> siteOfOp_;
   std::vector<Kernel> kernels_;
   std::vector<bool> dead_;

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "ir/Module.h"
+#include "support/Csr.h"
 
 namespace autopart {
 
@@ -73,9 +74,9 @@ struct KernelPlan {
   // reshards, control flow).
   static constexpr uint32_t kNoKernel = ~0u;
   std::vector<uint32_t> owner;
-  // Per site, CSR: every kernel the site belongs to (a duplicated producer
-  // belongs to each of its consumers').
-  std::vector<uint32_t> memberBegin, memberKernels;
+  // Per site: every kernel the site belongs to, ascending (a duplicated
+  // producer belongs to each of its consumers').
+  Csr memberships;
 };
 
 // Groups `siteOps` (the simulator's sites in program order) into kernels.

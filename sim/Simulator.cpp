@@ -129,25 +129,17 @@ bool Simulator::isEntryReturn(OpId op) const {
 }
 
 void Simulator::indexUses() {
-  size_t numValues = m_.values.size();
-  std::vector<uint32_t> counts(numValues + 1, 0);
-  auto forEachValue = [&](const Site &s, auto &&fn) {
-    for (ValueId v : m_.operands(s.op)) fn(v);
-    for (uint32_t r = 0; r < m_.numResults(s.op); ++r) fn(m_.result(s.op, r));
-  };
   // The entry's return also reads the arguments its results carry over.
-  auto forEachValueAt = [&](uint32_t i, auto &&fn) {
-    forEachValue(sites_[i], fn);
-    if (isEntryReturn(sites_[i].op))
-      for (ValueId a : carriedArgs_)
-        if (a != kNone) fn(a);
-  };
-  for (uint32_t i = 0; i < sites_.size(); ++i) forEachValueAt(i, [&](ValueId v) { ++counts[v + 1]; });
-  for (size_t v = 0; v < numValues; ++v) counts[v + 1] += counts[v];
-  useBegin_ = counts;
-  useSites_.resize(counts[numValues]);
-  std::vector<uint32_t> fill(counts.begin(), counts.end() - 1);
-  for (uint32_t i = 0; i < sites_.size(); ++i) forEachValueAt(i, [&](ValueId v) { useSites_[fill[v]++] = i; });
+  uses_ = buildCsr(m_.values.size(), [&](auto &&emit) {
+    for (uint32_t i = 0; i < sites_.size(); ++i) {
+      OpId op = sites_[i].op;
+      for (ValueId v : m_.operands(op)) emit(v, i);
+      for (uint32_t r = 0; r < m_.numResults(op); ++r) emit(m_.result(op, r), i);
+      if (isEntryReturn(op))
+        for (ValueId a : carriedArgs_)
+          if (a != kNone) emit(a, i);
+    }
+  });
 }
 
 size_t Simulator::KeyHash::operator()(const std::vector<uint32_t> &k) const {
@@ -254,8 +246,7 @@ void Simulator::evaluateSite(size_t i) {
 
 void Simulator::markKernelsStale(size_t site) {
   summaryValid_ = false;
-  for (uint32_t j = kernels_.memberBegin[site]; j < kernels_.memberBegin[site + 1]; ++j) {
-    uint32_t k = kernels_.memberKernels[j];
+  for (uint32_t k : kernels_.memberships.row(site)) {
     if (kernelStale_[k]) continue;
     kernelStale_[k] = 1;
     staleKernels_.push_back(k);
@@ -437,8 +428,7 @@ void Simulator::invalidateAll() {
 }
 
 void Simulator::markStale(ValueId v) {
-  if (v + 1 >= useBegin_.size()) return;
-  for (uint32_t k = useBegin_[v]; k < useBegin_[v + 1]; ++k) stale_.push_back(useSites_[k]);
+  for (uint32_t site : uses_.row(v)) stale_.push_back(site);
 }
 
 void Simulator::setSharding(ValueId v, std::optional<TensorSharding> s) {
@@ -469,7 +459,7 @@ double Simulator::deltaAssign(std::span<const DimRef> dims, const AxisRef &axis)
   }
   std::vector<size_t> touched;
   for (const auto &p : saved)
-    for (uint32_t k = useBegin_[p.first]; k < useBegin_[p.first + 1]; ++k) touched.push_back(useSites_[k]);
+    for (uint32_t site : uses_.row(p.first)) touched.push_back(site);
   std::sort(touched.begin(), touched.end());
   touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
 

@@ -37,6 +37,7 @@
 #include "sim/CostModel.h"
 #include "sim/Kernels.h"
 #include "sim/StepSchedule.h"
+#include "support/Csr.h"
 
 namespace autopart {
 
@@ -190,7 +191,7 @@ private:
   std::vector<bool> valid_;
   std::vector<size_t> stale_;
   // Sites that read or define each value (CSR layout).
-  std::vector<uint32_t> useBegin_, useSites_;
+  Csr uses_;
   std::vector<const TensorSharding *> declaredResults_;
   std::vector<ValueId> carriedArgs_;  // per result: the argument it carries, or kNone
   std::vector<ReturnTarget> returnTargets_;  // reused buffer
