@@ -87,6 +87,10 @@ std::optional<TacticSchedule> parseInline(const std::string &spec, const Mesh &m
     while (!item.empty() && item.front() == ' ') item.erase(item.begin());
     while (!item.empty() && item.back() == ' ') item.pop_back();
     if (item.empty()) continue;
+    if (isLeverEntry(item)) {
+      s.leverEntries.push_back(item);
+      continue;
+    }
     Tactic t;
     t.spelling = item;
     std::string name = item, axes;
@@ -109,7 +113,7 @@ std::optional<TacticSchedule> parseInline(const std::string &spec, const Mesh &m
     if (!finish(t, mesh, error)) return std::nullopt;
     s.tactics.push_back(std::move(t));
   }
-  if (s.tactics.empty()) {
+  if (s.tactics.empty() && s.leverEntries.empty()) {
     *error = "empty tactic schedule";
     return std::nullopt;
   }
@@ -216,6 +220,16 @@ std::optional<TacticSchedule> parseSchedule(const std::string &spec, const Mesh 
   }
   TacticSchedule s;
   for (const nlohmann::json &j : doc) {
+    // Levers: "remat:full", {remat: full}, {microbatch: 8}.
+    if (j.is_string() && isLeverEntry(j.get<std::string>())) {
+      s.leverEntries.push_back(j.get<std::string>());
+      continue;
+    }
+    if (j.is_object() && j.size() == 1 && (j.contains("remat") || j.contains("microbatch"))) {
+      auto it = j.begin();
+      s.leverEntries.push_back(it.key() + ":" + (it.value().is_string() ? it.value().get<std::string>() : it.value().dump()));
+      continue;
+    }
     Tactic t;
     if (!tacticFromJson(j, mesh, t, error)) {
       *error = spec + ": " + *error;
@@ -223,7 +237,7 @@ std::optional<TacticSchedule> parseSchedule(const std::string &spec, const Mesh 
     }
     s.tactics.push_back(std::move(t));
   }
-  if (s.tactics.empty()) {
+  if (s.tactics.empty() && s.leverEntries.empty()) {
     *error = spec + ": empty tactic schedule";
     return std::nullopt;
   }
@@ -235,7 +249,13 @@ std::optional<TacticSchedule> parseSchedule(const std::string &spec, const Mesh 
 std::optional<TacticSchedule> parseTacticSchedule(const std::string &spec, const Mesh &mesh, Diagnostics &diags) {
   std::string error;
   std::optional<TacticSchedule> s = parseSchedule(spec, mesh, &error);
-  if (!s) diags.error(error);
+  if (!s) {
+    diags.error(error);
+    return s;
+  }
+  std::optional<LeverConfig> levers = parseLevers(s->leverEntries, diags);
+  if (!levers) return std::nullopt;
+  s->levers = *levers;
   return s;
 }
 

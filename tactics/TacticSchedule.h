@@ -4,6 +4,7 @@
 //
 //   --tactics dp,fsdp                  batch parallel then ZeRO-3, default axes
 //   --tactics dp:data,megatron:model   explicit axes
+//   --tactics fsdp,remat:full,microbatch:8   with memory levers
 //   --tactics plan.yaml
 //       - {tactic: dp, axis: data}
 //       - {axis: model, inputs: {"params/*/w1": 1, "params/*/w2": 0}}
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "ir/Sharding.h"
+#include "levers/Levers.h"
 #include "support/Diagnostics.h"
 
 namespace autopart {
@@ -39,8 +41,13 @@ struct Tactic {
   std::string spelling;  // as the user wrote it, for reports
 };
 
+// Memory levers (`remat:full`, `microbatch:8`; levers/Levers.h) may be
+// listed among the tactics: they rewrite the program before any tactic
+// runs, wherever they appear in the list.
 struct TacticSchedule {
   std::vector<Tactic> tactics;
+  LeverConfig levers;
+  std::vector<std::string> leverEntries;  // as written
 };
 
 const char *tacticKindName(TacticKind k);

@@ -15,6 +15,7 @@
 #include "export/ExportShardings.h"
 #include "export/PartitionSpecs.h"
 #include "export/PreserveText.h"
+#include "levers/Levers.h"
 #include "search/AutoTactic.h"
 #include "sim/Hardware.h"
 #include "sim/ShardingMap.h"
@@ -59,6 +60,15 @@ int runPlan(const PlanOptions &o) {
   OpId func = findPlannableEntry(*m, o.function, "plan");
   if (func == kNone) return 1;
   FuncView f{*m, func};
+  // Levers rewrite the program first; the tactics shard what they wrote.
+  LeverResult levers;
+  if (schedule->levers.any()) {
+    if (!applyLevers(*m, func, schedule->levers, levers, diags)) {
+      printDiagnostics(diags, "autopart plan", "--tactics");
+      return 1;
+    }
+    std::cerr << "levers " << formatLevers(levers.config) << ": " << levers.summary << "\n";
+  }
 
   ShardingVector state(m->values.size());
   std::vector<ArgumentInfo> infos = classifyArguments(*m, func);
@@ -86,7 +96,7 @@ int runPlan(const PlanOptions &o) {
       return 1;
     }
   }
-  if (!writePlannedModule(*m, o.output, o.reprint, diags)) {
+  if (!writePlannedModule(*m, o.output, o.reprint || levers.config.any(), diags)) {
     printDiagnostics(diags, "autopart plan");
     return 1;
   }
