@@ -247,12 +247,30 @@ bool microbatch(Module &m, OpId func, int64_t k, MicrobatchResult &out, Diagnost
     list.push_back(o);
     return o;
   };
+  // Before the loop only what the body reads (so that, say, the optimizer's
+  // decay of its moments does not hold a buffer through every microbatch).
+  std::vector<char> needed(m.ops.size(), 0);
+  {
+    std::vector<OpId> work;
+    auto need = [&](ValueId v) {
+      OpId d = m.definingOp(v);
+      while (d != kNone && m.ops[d].parent != blk) d = m.parentOp(d);
+      if (d == kNone || d >= needed.size() || inBody[d] || needed[d]) return;
+      needed[d] = 1;
+      work.push_back(d);
+    };
+    for (OpId op : ops)
+      if (inBody[op]) forEachRead(m, op, need);
+    while (!work.empty()) {
+      OpId op = work.back();
+      work.pop_back();
+      forEachRead(m, op, need);
+    }
+  }
   std::vector<OpId> entryOps, afterOps;
   for (OpId op : ops) {
     if (op == ret || inBody[op]) continue;
-    bool after = false;
-    forEachRead(m, op, [&](ValueId v) { after = after || afterSum[v]; });
-    (after ? afterOps : entryOps).push_back(op);
+    (needed[op] ? entryOps : afterOps).push_back(op);
   }
   std::vector<ValueId> split(outside.size());
   for (size_t i = 0; i < outside.size(); ++i) {

@@ -45,6 +45,7 @@ public:
       OpId op = ops[i];
       for (uint32_t r = 0; r < m_.numResults(op); ++r) {
         ValueId v = m_.result(op, r);
+        if (aliased(v)) continue;
         live += bytes(v);
         size_t end = std::max(last[v], i);
         freeAt[end].push_back(v);
@@ -76,7 +77,31 @@ public:
         for (ValueId v : m_.operands(inner)) last[v] = i;
       });
     }
+    // Results that reuse an operand's buffer keep it alive as long as they
+    // are; walked backwards so that chains (barrier of a barrier) resolve.
+    if (aliased_.size() != m_.values.size()) aliased_.assign(m_.values.size(), 0);
+    for (size_t i = ops.size(); i-- > 0;)
+      for (uint32_t r = 0; r < m_.numResults(ops[i]); ++r) {
+        ValueId v = m_.result(ops[i], r), o = aliasedOperand(ops[i], r, i, last);
+        aliased_[v] = o != kNone;
+        if (o != kNone) last[o] = std::max(last[o], std::max(last[v], i));
+      }
     return last;
+  }
+
+  // Set by lastUses for the values of the block it was called on.
+  bool aliased(ValueId v) const { return aliased_[v]; }
+
+  // The operand whose buffer result `r` of `op` (at index `i` of its block)
+  // reuses, or kNone: an optimization barrier passes its operands through;
+  // a while loop updates its state in place when nothing reads the initial
+  // value afterwards (XLA's while aliasing), else it copies.
+  ValueId aliasedOperand(OpId op, uint32_t r, size_t i, const std::vector<size_t> &last) const {
+    if (m_.isa(op, "stablehlo.optimization_barrier")) return m_.operand(op, r);
+    if (!m_.isa(op, "stablehlo.while") || r >= m_.numOperands(op)) return kNone;
+    ValueId o = m_.operand(op, r);
+    if (m_.values[o].isBlockArg || last[o] != i) return kNone;
+    return o;
   }
 
 private:
@@ -84,6 +109,7 @@ private:
   const ShardingMap &shardings_;
   const std::function<int64_t(OpId)> &transient_;
   mutable std::vector<size_t> last_;
+  mutable std::vector<char> aliased_;
 };
 
 bool isDonated(FuncView &f, size_t i) {
@@ -126,6 +152,7 @@ MemoryReport analyzeMemory(const Module &m, OpId func, const ShardingMap &shardi
     OpId op = ops[i];
     for (uint32_t r = 0; r < m.numResults(op); ++r) {
       ValueId v = m.result(op, r);
+      if (lv.aliased(v)) continue;
       live += lv.bytes(v);
       freeAt[std::max(last[v], i)].push_back(v);
     }

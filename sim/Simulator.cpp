@@ -8,6 +8,8 @@
 #include "sim/Flops.h"
 #include "sim/TripCount.h"
 
+#include <unordered_map>
+
 namespace autopart {
 
 namespace {
@@ -102,6 +104,7 @@ void Simulator::addBlock(BlockId b, double multiplier, int depth) {
     auto addRegion = [&](uint32_t r, double mult) {
       for (BlockId inner : m_.regions[m_.region(op, r)].blocks) addBlock(inner, mult, depth + 1);
     };
+    size_t self = sites_.size();
     sites_.push_back({op, multiplier});
     if (flow == DataFlow::Loop && m_.numRegions(op) == 2) {
       std::optional<int64_t> trips = staticTripCount(m_, op);
@@ -112,7 +115,9 @@ void Simulator::addBlock(BlockId b, double multiplier, int depth) {
                             std::to_string(options_.unknownTripCount));
       }
       addRegion(0, multiplier * (n + 1));
+      size_t bodyBegin = sites_.size();
       addRegion(1, multiplier * n);
+      findSunkReductions(op, self, bodyBegin, n);
     } else if (flow == DataFlow::Branch && m_.numRegions(op)) {
       for (uint32_t r = 0; r < m_.numRegions(op); ++r) addRegion(r, multiplier / m_.numRegions(op));
     } else if (flow == DataFlow::Computation) {
@@ -122,6 +127,48 @@ void Simulator::addBlock(BlockId b, double multiplier, int depth) {
       if (f != kNone) addBlock(FuncView{m_, f}.entry(), multiplier, depth + 1);
     }
   }
+}
+
+void Simulator::findSunkReductions(OpId loop, size_t loopSite, size_t bodyBegin, double trips) {
+  if (sunkOf_.size() < sites_.size()) sunkOf_.resize(sites_.size(), -1);
+  const Region &body = m_.regions[m_.region(loop, 1)];
+  if (body.blocks.size() != 1 || trips <= 1) return;
+  const Block &b = m_.blocks[body.blocks[0]];
+  if (b.ops.empty() || !m_.isa(b.ops.back(), "stablehlo.return")) return;
+  OpId yield = b.ops.back();
+  // Reads of each value inside the body (nested regions included).
+  std::unordered_map<ValueId, int> reads;
+  m_.walk(m_.parentOp(yield), [&](OpId inner) {
+    if (m_.ops[inner].parent == kNone) return;
+    for (ValueId v : m_.operands(inner)) ++reads[v];
+  });
+  for (uint32_t j = 0; j < m_.numOperands(yield) && j < b.args.size(); ++j) {
+    OpId add = m_.definingOp(m_.operand(yield, j));
+    if (add == kNone || !m_.isa(add, "stablehlo.add") || m_.ops[add].parent != body.blocks[0]) continue;
+    ValueId acc = b.args[j], x = kNone;
+    if (m_.operand(add, 0) == acc) x = m_.operand(add, 1);
+    else if (m_.operand(add, 1) == acc) x = m_.operand(add, 0);
+    if (x == kNone || reads[acc] != 1 || reads[x] != 1 || reads[m_.result(add)] != 1) continue;
+    OpId def = m_.definingOp(x);
+    if (def == kNone || m_.ops[def].parent != body.blocks[0]) continue;
+    for (size_t i = bodyBegin; i < sites_.size(); ++i)
+      if (sites_[i].op == def) {
+        sunkOf_[i] = int32_t(sunk_.size());
+        sunk_.push_back({uint32_t(i), uint32_t(loopSite), uint32_t(sites_.size()), j, trips});
+        break;
+      }
+  }
+}
+
+double Simulator::siteCommSeconds(size_t site, const OpCost &c) const {
+  if (site >= sunkOf_.size() || sunkOf_[site] < 0) return c.commSeconds;
+  const SunkReduction &r = sunk_[size_t(sunkOf_[site])];
+  OpId op = sites_[site].op;
+  double seconds = c.commSeconds;
+  for (size_t j = 0; j < c.collectives.size(); ++j)
+    if (c.collectives[j].kind == CollectiveKind::AllReduce && c.collectives[j].value == m_.result(op, 0))
+      seconds -= c.collectiveSeconds[j] * (1 - 1 / r.trips);
+  return seconds;
 }
 
 bool Simulator::isEntryReturn(OpId op) const {
@@ -197,7 +244,7 @@ void Simulator::evaluateSite(size_t i) {
   const Site &s = sites_[i];
   if (valid_[i]) {
     const OpCost &old = costs_[i];
-    comm_ -= old.commSeconds * s.multiplier;
+    comm_ -= siteCommSeconds(i, old) * s.multiplier;
     localFlops_ -= old.flops * s.multiplier;
   } else {
     siteFlops_[i] = opFlops(m_, s.op);
@@ -238,7 +285,7 @@ void Simulator::evaluateSite(size_t i) {
   valid_[i] = true;
   ++evaluatedSites_;
   const OpCost &c = costs_[i];
-  comm_ += c.commSeconds * s.multiplier;
+  comm_ += siteCommSeconds(i, c) * s.multiplier;
   localFlops_ += c.flops * s.multiplier;
   markKernelsStale(i);
   noteCollectives(i);
@@ -365,6 +412,16 @@ void Simulator::collectEvents() {
       e.deadline = int64_t(i);
       e.order = (uint64_t(i) << 16) | uint64_t(j);
       bool found = false;
+      if (i < sunkOf_.size() && sunkOf_[i] >= 0 && col.kind == CollectiveKind::AllReduce && col.value == m_.result(op, 0)) {
+        // Sunk out of the loop: once, after its last iteration.
+        const SunkReduction &r = sunk_[size_t(sunkOf_[i])];
+        e.seconds /= r.trips;
+        e.latencySeconds /= r.trips;
+        int32_t use = resultUse_[resultBegin_[r.loopSite] + r.result];
+        e.ready = int64_t(r.loopEnd) - 1;
+        e.deadline = use < 0 ? end : std::max<int64_t>(use, e.ready);
+        found = true;
+      }
       for (uint32_t r = 0; r < m_.numResults(op) && !found; ++r)
         if (m_.result(op, r) == col.value) {
           int32_t use = resultUse_[resultBegin_[i] + r];

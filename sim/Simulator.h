@@ -143,6 +143,21 @@ private:
   OpId entry_ = kNone;
   std::string defaultMesh_;
   std::vector<Site> sites_;
+  // A value only accumulated into a loop's carried sum (`acc' = add acc, x`
+  // yielded back): XLA's while-loop all-reduce code motion reduces the sum
+  // once after the loop instead of x in every iteration, so an all-reduce of
+  // x costs 1/trips and is due where the loop's result is first read.
+  struct SunkReduction {
+    uint32_t site = 0;       // site defining x
+    uint32_t loopSite = 0;   // the while
+    uint32_t loopEnd = 0;    // first site after the loop body
+    uint32_t result = 0;     // the loop result carrying the sum
+    double trips = 1;
+  };
+  std::vector<SunkReduction> sunk_;
+  std::vector<int32_t> sunkOf_;  // per site: index into sunk_, or -1
+  void findSunkReductions(OpId loop, size_t loopSite, size_t bodyBegin, double trips);
+  double siteCommSeconds(size_t site, const OpCost &c) const;
   void noteSharding(ValueId v);
   bool buildMemoKey(size_t i);
 
