@@ -80,7 +80,6 @@ bool rematerialize(Module &m, OpId func, BlockId block, RematPolicy policy, Rema
   if (policy == RematPolicy::None) return true;
   StepStructure s = analyzeStep(m, func, block, dataArguments(m, func));
   out.layers = s.layerBoundaries;
-  if (getenv("AUTOPART_DEBUG_REMAT")) fprintf(stderr, "boundary %zu of %zu, residuals %zu, checkpoints %zu, layers %d\n", s.boundary, s.ops.size(), s.residuals.size(), s.checkpoints.size(), s.layerBoundaries);
   if (s.boundary >= s.ops.size() || s.residuals.empty()) return true;
 
   std::optional<NamedDimensions> names;

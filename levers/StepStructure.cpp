@@ -147,16 +147,41 @@ StepStructure analyzeStep(const Module &m, OpId func, BlockId block, const std::
         lo = level;
       }
   }
-  bool inRun = false;
-  for (size_t i = first; i < s.boundary; ++i) {
-    bool at = fl[i] == lo;
-    if (at && !inRun) ++s.layerBoundaries;
-    inRun = at;
-    if (!at) continue;
+  // Points at that level, one run of equal positions each. A layer may meet
+  // the level more than once (after its attention and after its MLP); the
+  // points where the same ops follow recur once per layer, and the most
+  // frequent such kind, earliest on ties, is where one layer hands over to
+  // the next: jax.checkpoint around each layer saves exactly its input.
+  std::vector<size_t> runStarts;
+  for (size_t i = first; i < s.boundary; ++i)
+    if (fl[i] == lo && (i == first || fl[i - 1] != lo)) runStarts.push_back(i);
+  // A point's kind: the ops from it to the next point (its segment).
+  auto signature = [&](size_t p) {
+    auto next = std::upper_bound(runStarts.begin(), runStarts.end(), p);
+    size_t end = next == runStarts.end() ? s.boundary : *next;
+    std::string sig;
+    for (size_t q = p; q < std::min(end, p + 512); ++q) sig += std::string(m.opName(s.ops[q])) + ";";
+    return sig;
+  };
+  std::unordered_map<std::string, std::pair<int, size_t>> kinds;  // count, first run
+  for (size_t p : runStarts) {
+    auto [it, inserted] = kinds.try_emplace(signature(p), 0, p);
+    ++it->second.first;
+  }
+  std::string chosen;
+  std::pair<int, size_t> top{0, 0};
+  for (const auto &[sig, stat] : kinds)
+    if (stat.first > top.first || (stat.first == top.first && stat.second < top.second)) {
+      top = stat;
+      chosen = sig;
+    }
+  for (size_t i : runStarts) {
+    if (signature(i) != chosen) continue;
+    ++s.layerBoundaries;
     // The values live across this point: defined before i, read at or after.
     // Found from the ops just before i (a boundary is crossed by few values,
-    // each defined not long before it or resident since the start), so walk
-    // back until the crossing bytes are accounted for.
+    // each defined not long before it), so walk back until the crossing
+    // bytes are accounted for.
     int64_t found = 0;
     for (size_t j = i; j-- > 0 && found < lo;) {
       for (uint32_t r = 0; r < m.numResults(s.ops[j]); ++r) {
