@@ -60,6 +60,36 @@ public:
     return peak;
   }
 
+  // Adds to `out`, by category, what is live at the peak inside `op`'s
+  // regions (in the block nestedPeak takes): the sum is nestedPeak(op).
+  void nestedBreakdown(OpId op, const std::vector<MemoryCategory> &category, MemoryBreakdown &out) const {
+    const std::vector<OpId> *ops = nullptr;
+    BlockId best = 0;
+    int64_t bestPeak = 0;
+    size_t at = 0;
+    for (uint32_t r = 0; r < m_.numRegions(op); ++r)
+      for (BlockId b : m_.regions[m_.region(op, r)].blocks) {
+        size_t index = 0;
+        if (int64_t peak = blockPeak(b, &index); peak > bestPeak) {
+          bestPeak = peak;
+          best = b;
+          at = index;
+          ops = &m_.blocks[b].ops;
+        }
+      }
+    if (!ops) return;
+    // Read before recursing: nested walks overwrite the shared scratch.
+    const std::vector<size_t> &last = lastUses(best);
+    for (size_t j = 0; j <= at; ++j)
+      for (uint32_t r = 0; r < m_.numResults((*ops)[j]); ++r) {
+        ValueId v = m_.result((*ops)[j], r);
+        if (std::max(last[v], j) >= at) out[size_t(category[v])] += bytes(v);
+      }
+    OpId inner = (*ops)[at];
+    out[size_t(MemoryCategory::CollectiveBuffers)] += transient(inner);
+    if (m_.numRegions(inner)) nestedBreakdown(inner, category, out);
+  }
+
   // Index (in `b`) of the last op using each value, uses nested in regions
   // counting at the top op; indexed by ValueId. One scratch vector serves
   // every block: allocating one per block made the walk quadratic (every
@@ -166,25 +196,36 @@ MemoryReport analyzeMemory(const Module &m, OpId func, const ShardingMap &shardi
 
   if (peakIndex < ops.size()) report.peakOp = ops[peakIndex];
   if (!describePeak) return report;
-  // What is live at the peak.
+  // What is live at the peak, and by category.
   std::vector<ArgumentInfo> info = classifyArguments(m, func);
+  std::vector<MemoryCategory> category = valueCategories(m, func, info);
+  auto add = [&](ValueId v, int64_t bytes) { report.breakdown[size_t(category[v])] += bytes; };
   auto describeOp = [&](OpId op) { return std::string(m.opName(op)) + " at " + m.where(op); };
   for (size_t i = 0; i < args.size(); ++i) {
     if (donated[i] && peakIndex < ops.size() && last[args[i]] < peakIndex) continue;
     std::string name = i < info.size() ? info[i].name : "%arg" + std::to_string(i);
     report.liveAtPeak.push_back({"argument " + name + (donated[i] ? " (donated)" : ""), lv.bytes(args[i]), args[i], kNone});
+    add(args[i], lv.bytes(args[i]));
   }
   if (peakIndex < ops.size()) {
     report.peakOp = ops[peakIndex];
     for (size_t i = 0; i <= peakIndex; ++i)
       for (uint32_t r = 0; r < m.numResults(ops[i]); ++r) {
         ValueId v = m.result(ops[i], r);
-        if (std::max(last[v], i) >= peakIndex) report.liveAtPeak.push_back({describeOp(ops[i]), lv.bytes(v), v, ops[i]});
+        if (std::max(last[v], i) < peakIndex) continue;
+        report.liveAtPeak.push_back({describeOp(ops[i]), lv.bytes(v), v, ops[i]});
+        add(v, lv.bytes(v));
       }
     OpId op = ops[peakIndex];
-    if (int64_t t = lv.transient(op)) report.liveAtPeak.push_back({"collective buffers of " + describeOp(op), t, kNone, op});
+    if (int64_t t = lv.transient(op)) {
+      report.liveAtPeak.push_back({"collective buffers of " + describeOp(op), t, kNone, op});
+      report.breakdown[size_t(MemoryCategory::CollectiveBuffers)] += t;
+    }
     if (m.numRegions(op))
-      if (int64_t n = lv.nestedPeak(op)) report.liveAtPeak.push_back({"inside " + describeOp(op), n, kNone, op});
+      if (int64_t n = lv.nestedPeak(op)) {
+        report.liveAtPeak.push_back({"inside " + describeOp(op), n, kNone, op});
+        lv.nestedBreakdown(op, category, report.breakdown);
+      }
   }
   std::stable_sort(report.liveAtPeak.begin(), report.liveAtPeak.end(),
                    [](const LiveBuffer &a, const LiveBuffer &b) { return a.bytes > b.bytes; });

@@ -11,6 +11,12 @@
 //   %arg0 (donated, 4 MiB) -> %0 = exp %arg0 (4 MiB) -> %1 = exp %0 -> return %1
 //   at %0: arg0 + %0 = 8 MiB; at %1: %0 + %1 = 8 MiB (arg0 freed after %0)
 //   -> peak 8 MiB, while without donation it would be 12 MiB.
+//
+// With `describePeak` the report also says what the peak is made of: each
+// buffer live there by its category (sim/ValueCategories.h: parameters,
+// optimizer state, gradients, activations, inputs, other), the op's
+// collective buffers as collective buffers, and the peak inside its regions
+// by the categories of the buffers live at that inner peak.
 #pragma once
 
 #include <functional>
@@ -18,6 +24,7 @@
 #include <vector>
 
 #include "sim/ShardingMap.h"
+#include "sim/ValueCategories.h"
 
 namespace autopart {
 
@@ -34,11 +41,13 @@ struct MemoryReport {
   int64_t argumentBytes = 0;
   int64_t donatedBytes = 0;
   std::vector<LiveBuffer> liveAtPeak;  // largest first
+  // The peak by category (index: MemoryCategory); sums to peakBytes.
+  MemoryBreakdown breakdown{};
 };
 
 // `transientBytes(op)` adds per-op temporary buffers (collectives); may be
-// empty. `describePeak` false leaves liveAtPeak empty: the search prices
-// thousands of plans and only needs the peak.
+// empty. `describePeak` false leaves liveAtPeak and breakdown empty: the
+// search prices thousands of plans and only needs the peak.
 MemoryReport analyzeMemory(const Module &m, OpId func, const ShardingMap &shardings,
                            const std::function<int64_t(OpId)> &transientBytes = {}, bool describePeak = true);
 

@@ -137,6 +137,9 @@ nlohmann::json simulationReport(const Module &m, const ShardingMap &shardings, c
                  {"donated_bytes", mem.donatedBytes}, {"capacity_bytes", device.hbmCapacity},
                  {"fits", double(mem.peakBytes) <= device.hbmCapacity}};
   if (mem.peakOp != kNone) j["memory"]["peak_at"] = m.where(mem.peakOp);
+  j["memory"]["breakdown"] = nlohmann::json::object();
+  for (size_t c = 0; c < kNumMemoryCategories; ++c)
+    j["memory"]["breakdown"][memoryCategoryKey(MemoryCategory(c))] = mem.breakdown[c];
   j["memory"]["live_at_peak"] = nlohmann::json::array();
   for (const LiveBuffer &b : mem.liveAtPeak)
     j["memory"]["live_at_peak"].push_back({{"what", b.what}, {"bytes", b.bytes}});
@@ -157,6 +160,17 @@ std::string formatSimulationReport(const nlohmann::json &j) {
   const nlohmann::json &mem = j["memory"];
   o << "peak memory    " << formatBytes(mem["peak_bytes"].get<double>()) << " of "
     << formatBytes(mem["capacity_bytes"].get<double>()) << (mem["fits"].get<bool>() ? "" : "  DOES NOT FIT") << "\n";
+  // What the peak is made of, in category order, empty categories left out.
+  if (mem.contains("breakdown")) {
+    const char *sep = "  ";
+    for (size_t c = 0; c < kNumMemoryCategories; ++c) {
+      double bytes = mem["breakdown"].value(memoryCategoryKey(MemoryCategory(c)), 0.0);
+      if (bytes <= 0) continue;
+      o << sep << memoryCategoryName(MemoryCategory(c)) << " " << formatBytes(bytes);
+      sep = ", ";
+    }
+    if (sep[0] == ',') o << "\n";
+  }
   for (const auto &w : j["warnings"]) o << "warning: " << w.get<std::string>() << "\n";
   if (j.contains("exposed_communication_seconds") && j["communication_by_kind"].size()) {
     o << "communication  " << formatSeconds(j["exposed_communication_seconds"].get<double>()) << " exposed";

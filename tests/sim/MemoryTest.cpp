@@ -1,5 +1,7 @@
 #include "sim/Memory.h"
 
+#include "ir/Module.h"
+
 #include "tests/sim/SimTestUtil.h"
 
 namespace autopart {
@@ -42,6 +44,136 @@ TEST(Memory, ShardedBuffersAndCollectiveBuffers) {
     return m->isa(op, "stablehlo.exponential") ? 4096 : 0;
   });
   EXPECT_EQ(t.peakBytes, 8192 + 4096);
+}
+
+// The category of each op's results that is not a terminator, in walk order
+// (an op before the ops of its regions).
+std::vector<MemoryCategory> resultCategories(const Module &m) {
+  OpId func = m.functions()[0];
+  std::vector<MemoryCategory> category = valueCategories(m, func), out;
+  m.walk(func, [&](OpId op) {
+    for (uint32_t r = 0; r < m.numResults(op); ++r) out.push_back(category[m.result(op, r)]);
+  });
+  return out;
+}
+
+void expectBreakdown(const MemoryReport &r, const MemoryBreakdown &expected) {
+  int64_t sum = 0;
+  for (size_t c = 0; c < kNumMemoryCategories; ++c) {
+    EXPECT_EQ(r.breakdown[c], expected[c]) << memoryCategoryName(MemoryCategory(c));
+    sum += r.breakdown[c];
+  }
+  EXPECT_EQ(sum, r.peakBytes);
+}
+
+// One SGD-with-momentum step on an 8x4 weight: a bf16 forward dot, the
+// weight gradient x^T . y, the new moment and the new weight returned.
+constexpr const char *kTrainStep = R"(
+func.func @main(%w: tensor<8x4xf32> {jax.arg_info = "params['w']"},
+                %m: tensor<8x4xf32> {jax.arg_info = "opt_state['mu']"},
+                %x: tensor<2x8xf32> {jax.arg_info = "batch['x']"}) -> (tensor<8x4xf32>, tensor<8x4xf32>) {
+  %wb = stablehlo.convert %w : (tensor<8x4xf32>) -> tensor<8x4xbf16>
+  %xb = stablehlo.convert %x : (tensor<2x8xf32>) -> tensor<2x8xbf16>
+  %y = stablehlo.dot_general %xb, %wb, contracting_dims = [1] x [0] : (tensor<2x8xbf16>, tensor<8x4xbf16>) -> tensor<2x4xbf16>
+  %g = stablehlo.dot_general %xb, %y, contracting_dims = [0] x [0] : (tensor<2x8xbf16>, tensor<2x4xbf16>) -> tensor<8x4xbf16>
+  %dead = stablehlo.negate %g : tensor<8x4xbf16>
+  %gf = stablehlo.convert %g : (tensor<8x4xbf16>) -> tensor<8x4xf32>
+  %lr = stablehlo.constant dense<1.000000e-01> : tensor<8x4xf32>
+  %m1 = stablehlo.add %m, %gf : tensor<8x4xf32>
+  %s = stablehlo.multiply %lr, %m1 : tensor<8x4xf32>
+  %w1 = stablehlo.subtract %w, %s : tensor<8x4xf32>
+  return %w1, %m1 : tensor<8x4xf32>, tensor<8x4xf32>
+}
+)";
+
+TEST(Memory, CategoriesOfATrainingStep) {
+  auto m = parse(kTrainStep);
+  using C = MemoryCategory;
+  // %wb a cast of the weight; %xb and %y depend on data; %g and %gf are
+  // weight-shaped and reach the returned state, %dead is weight-shaped but
+  // reaches nothing; %lr only a constant; %m1 is returned as the moment, %w1
+  // as the weight; %s is the scaled gradient.
+  EXPECT_EQ(resultCategories(*m), (std::vector<C>{C::Parameters, C::Activations, C::Activations, C::Gradients,
+                                                  C::Activations, C::Gradients, C::Other, C::OptimizerState, C::Gradients,
+                                                  C::Parameters}));
+  FuncView f{*m, m->functions()[0]};
+  std::vector<MemoryCategory> category = valueCategories(*m, f.op);
+  EXPECT_EQ(category[f.args()[0]], C::Parameters);
+  EXPECT_EQ(category[f.args()[1]], C::OptimizerState);
+  EXPECT_EQ(category[f.args()[2]], C::Inputs);
+}
+
+TEST(Memory, BreakdownOfATrainingStepPeak) {
+  // Arguments: w 128 B, m 128 B, x 64 B, all resident. The peak (704 B) is
+  // first reached at %m1: arguments + %gf 128 + %lr 128 + %m1 128.
+  auto m = parse(kTrainStep);
+  MemoryReport r = analyzeMemory(*m, m->functions()[0], ShardingMap::fromModule(*m));
+  EXPECT_EQ(r.peakBytes, 704);
+  //                 params opt   grads act inputs coll other
+  expectBreakdown(r, {128, 128 + 128, 128, 0, 64, 0, 128});
+
+  // 1000 B of collective buffers at the gradient dot move the peak there:
+  // arguments + %xb 32 + %y 16 (activations) + %g 64 (gradient) + 1000.
+  MemoryReport t = analyzeMemory(*m, m->functions()[0], ShardingMap::fromModule(*m), [&](OpId op) {
+    return m->isa(op, "stablehlo.dot_general") && m->numOperands(op) == 2 &&
+                   m->types.shape(m->type(m->result(op))) == std::vector<int64_t>{8, 4}
+               ? 1000
+               : 0;
+  });
+  EXPECT_EQ(t.peakBytes, 320 + 32 + 16 + 64 + 1000);
+  expectBreakdown(t, {128, 128, 64, 32 + 16, 64, 1000, 0});
+
+  // The search's path leaves it empty.
+  MemoryReport fast = analyzeMemory(*m, m->functions()[0], ShardingMap::fromModule(*m), {}, false);
+  EXPECT_EQ(fast.peakBytes, 704);
+  EXPECT_EQ(fast.breakdown, MemoryBreakdown{});
+}
+
+// Gradient accumulation in a loop: each iteration adds x^T . (x . w) to the
+// accumulator, which updates w after the loop.
+constexpr const char *kLoopStep = R"(
+func.func @main(%w: tensor<8x4xf32> {jax.arg_info = "params['w']"},
+                %x: tensor<2x8xf32> {jax.arg_info = "batch['x']"}) -> tensor<8x4xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i64>
+  %z = stablehlo.constant dense<0.000000e+00> : tensor<8x4xf32>
+  %r:2 = stablehlo.while(%i = %c0, %acc = %z) : tensor<i64>, tensor<8x4xf32>
+  cond {
+    %c3 = stablehlo.constant dense<3> : tensor<i64>
+    %p = stablehlo.compare LT, %i, %c3 : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %c1 = stablehlo.constant dense<1> : tensor<i64>
+    %i1 = stablehlo.add %i, %c1 : tensor<i64>
+    %y = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+    %g = stablehlo.dot_general %x, %y, contracting_dims = [0] x [0] : (tensor<2x8xf32>, tensor<2x4xf32>) -> tensor<8x4xf32>
+    %acc1 = stablehlo.add %acc, %g : tensor<8x4xf32>
+    stablehlo.return %i1, %acc1 : tensor<i64>, tensor<8x4xf32>
+  }
+  %w1 = stablehlo.subtract %w, %r#1 : tensor<8x4xf32>
+  return %w1 : tensor<8x4xf32>
+}
+)";
+
+TEST(Memory, CategoriesInsideALoop) {
+  auto m = parse(kLoopStep);
+  using C = MemoryCategory;
+  // c0, z, the loop's counter and accumulator, cond's c3 and p, body's c1,
+  // i1, y, g, acc1, then w1. The accumulator turns data-dependent through
+  // what the body returns at its position; the counter never does.
+  EXPECT_EQ(resultCategories(*m),
+            (std::vector<C>{C::Other, C::Other, C::Other, C::Gradients, C::Other, C::Other, C::Other, C::Other,
+                            C::Activations, C::Gradients, C::Gradients, C::Parameters}));
+}
+
+TEST(Memory, BreakdownOfAPeakInsideALoop) {
+  // Resident w 128 + x 64. At the loop: c0 8 + z 128 + its results 8 + 128
+  // and the body's peak at %acc1: i1 8 + g 128 + acc1 128.
+  auto m = parse(kLoopStep);
+  MemoryReport r = analyzeMemory(*m, m->functions()[0], ShardingMap::fromModule(*m));
+  EXPECT_EQ(r.peakBytes, 192 + 8 + 128 + 136 + 264);
+  // Gradients: the accumulator (loop result), g and acc1; other: c0, z,
+  // the counter and i1.
+  expectBreakdown(r, {128, 0, 128 + 128 + 128, 0, 64, 0, 8 + 128 + 8 + 8});
 }
 
 }  // namespace

@@ -36,8 +36,23 @@ TEST(SimulationReport, FsdpStep) {
   EXPECT_EQ(mem["argument_bytes"], 212992);
   EXPECT_EQ(mem["peak_bytes"], 212992 + 131072 + 16384 + 131072);
   EXPECT_EQ(mem["peak_at"], "t.mlir:8:10");
+  // By category: dh is the right-hand side of a contraction, so a parameter
+  // like w1 (analysis/ArgumentRoles.h); x is the input; no result carries
+  // state, so dw1 is an activation like h.
+  const auto &by = mem["breakdown"];
+  EXPECT_EQ(by["parameters"], 16384 + 131072);
+  EXPECT_EQ(by["inputs"], 65536);
+  EXPECT_EQ(by["activations"], 131072 + 16384);
+  EXPECT_EQ(by["collective_buffers"], 131072);
+  EXPECT_EQ(by["gradients"], 0);
+  EXPECT_EQ(by["optimizer_state"], 0);
+  EXPECT_EQ(by["other"], 0);
 
   std::string text = formatSimulationReport(r);
+  EXPECT_NE(text.find("peak memory    480.00 KiB of 74.51 GiB\n"
+                      "  parameters 144.00 KiB, activations 144.00 KiB, inputs 64.00 KiB, collective buffers 128.00 KiB\n"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("all-gather {\"d\"} 128.00 KiB  t.mlir:7:8"), std::string::npos) << text;
 }
 
