@@ -58,6 +58,18 @@ bool isZeroTensor(const Module &m, ValueId v) {
 
 }  // namespace
 
+ValueId batchArgument(const Module &m, OpId func) {
+  ValueId batchArg = kNone;
+  for (ValueId a : dataArguments(m, func)) {
+    TypeId t = m.type(a);
+    if (!m.types.isTensor(t) || m.types.rank(t) == 0) continue;
+    if (batchArg == kNone || m.types.rank(t) > m.types.rank(m.type(batchArg)) ||
+        (m.types.rank(t) == m.types.rank(m.type(batchArg)) && m.types.byteSize(t) > m.types.byteSize(m.type(batchArg))))
+      batchArg = a;
+  }
+  return batchArg;
+}
+
 bool microbatch(Module &m, OpId func, int64_t k, MicrobatchResult &out, Diagnostics &diags) {
   out = MicrobatchResult{};
   out.count = k;
@@ -74,16 +86,7 @@ bool microbatch(Module &m, OpId func, int64_t k, MicrobatchResult &out, Diagnost
     return false;
   }
 
-  // The batch: dimension 0 of the data argument of highest rank, most bytes
-  // on ties (the dp tactic's choice).
-  ValueId batchArg = kNone;
-  for (ValueId a : dataArguments(m, func)) {
-    TypeId t = m.type(a);
-    if (!m.types.isTensor(t) || m.types.rank(t) == 0) continue;
-    if (batchArg == kNone || m.types.rank(t) > m.types.rank(m.type(batchArg)) ||
-        (m.types.rank(t) == m.types.rank(m.type(batchArg)) && m.types.byteSize(t) > m.types.byteSize(m.type(batchArg))))
-      batchArg = a;
-  }
+  ValueId batchArg = batchArgument(m, func);
   if (batchArg == kNone) {
     diags.error(m, func, "microbatching needs a data argument with a batch dimension");
     return false;

@@ -48,4 +48,8 @@ struct MicrobatchResult {
 
 bool microbatch(Module &m, OpId func, int64_t count, MicrobatchResult &out, Diagnostics &diags);
 
+// The data argument whose dimension 0 is the batch (highest rank, most
+// bytes on ties), or kNone.
+ValueId batchArgument(const Module &m, OpId func);
+
 }  // namespace autopart

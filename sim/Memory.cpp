@@ -83,7 +83,7 @@ public:
     for (size_t j = 0; j <= at; ++j)
       for (uint32_t r = 0; r < m_.numResults((*ops)[j]); ++r) {
         ValueId v = m_.result((*ops)[j], r);
-        if (std::max(last[v], j) >= at) out[size_t(category[v])] += bytes(v);
+        if (!aliased(v) && std::max(last[v], j) >= at) out[size_t(category[v])] += bytes(v);
       }
     OpId inner = (*ops)[at];
     out[size_t(MemoryCategory::CollectiveBuffers)] += transient(inner);
@@ -212,7 +212,7 @@ MemoryReport analyzeMemory(const Module &m, OpId func, const ShardingMap &shardi
     for (size_t i = 0; i <= peakIndex; ++i)
       for (uint32_t r = 0; r < m.numResults(ops[i]); ++r) {
         ValueId v = m.result(ops[i], r);
-        if (std::max(last[v], i) < peakIndex) continue;
+        if (lv.aliased(v) || std::max(last[v], i) < peakIndex) continue;
         report.liveAtPeak.push_back({describeOp(ops[i]), lv.bytes(v), v, ops[i]});
         add(v, lv.bytes(v));
       }

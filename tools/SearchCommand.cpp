@@ -11,9 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "asm/Parser.h"
 #include "asm/Printer.h"
 #include "export/AnnotateModule.h"
 #include "export/PreserveText.h"
+#include "search/LeverSearch.h"
 #include "search/SearchMethod.h"
 #include "sim/Hardware.h"
 #include "support/Format.h"
@@ -41,6 +43,7 @@ struct SearchOptions {
   int64_t annealSteps = 50000;
   int refineStarts = 4;
   bool noPortfolio = false;
+  std::string levers = "auto";
   bool json = false;
   bool reprint = false;
 };
@@ -117,16 +120,71 @@ int runSearch(const SearchOptions &o) {
   budget.portfolio = !o.noPortfolio;
   budget.progress = !o.json;
 
+  // Memory levers: given (`--levers remat:full,microbatch:8`), or chosen
+  // when the first method's plan does not fit (`auto`, search/LeverSearch.h).
+  std::string source = *m->source, fileName = m->fileName;
+  ModuleLoader reload = [&]() -> std::unique_ptr<Module> {
+    ParseError perr;
+    return parseModule(source, fileName, &perr);
+  };
+  std::optional<LeverProgram> leverProgram;
+  LeverSearchResult leverSearch;
+  std::optional<SearchProblem> leverSearchProblem;
   std::vector<SearchOutcome> results;
-  for (const SearchMethodInfo *method : methods) results.push_back(runSearchMethod(*method, problem, budget));
+  auto runAll = [&](const SearchProblem &pr, const SearchBudget &b) {
+    results.clear();
+    for (const SearchMethodInfo *method : methods) results.push_back(runSearchMethod(*method, pr, b));
+  };
+  if (o.levers != "auto" && o.levers != "none") {
+    std::vector<std::string> entries;
+    std::stringstream ss(o.levers);
+    for (std::string e; std::getline(ss, e, ',');)
+      if (!e.empty()) entries.push_back(e);
+    Diagnostics ldiags;
+    std::optional<LeverConfig> config = parseLevers(entries, ldiags);
+    if (!config) {
+      printDiagnostics(ldiags, "autopart search", "--levers");
+      return 1;
+    }
+    std::string why;
+    leverProgram = prepareLeverProgram(reload, o.function, *config, &why);
+    if (!leverProgram) {
+      std::cerr << "autopart search: error: --levers: " << why << "\n";
+      return 1;
+    }
+    leverSearchProblem.emplace(leverProblem(*leverProgram, problem));
+    runAll(*leverSearchProblem, budget);
+  } else {
+    runAll(problem, budget);
+    if (o.levers == "auto" && results[0].found && !results[0].cost.feasible) {
+      if (budget.progress) std::cerr << "no plan fits: trying memory levers\n";
+      leverSearch = searchLevers(reload, o.function, problem, budget.seconds);
+      if (leverSearch.chosen) {
+        leverProgram = std::move(leverSearch.chosen);
+        leverSearchProblem.emplace(leverProblem(*leverProgram, problem));
+        runAll(*leverSearchProblem, budget);
+      }
+    }
+  }
+  const SearchProblem &finalProblem = leverSearchProblem ? *leverSearchProblem : problem;
+  Module &out = leverProgram ? *leverProgram->module : *m;
+  OpId outFunc = leverProgram ? leverProgram->func : func;
 
   nlohmann::json j;
   j["mesh"] = mesh->str();
   j["devices"] = mesh->numDevices();
   j["device"] = problem.device.name;
   j["hbm_bytes"] = problem.device.hbmCapacity;
-  j["names"] = names.names.size();
-  j["actions"] = buildActionSpace(problem).size();
+  j["names"] = finalProblem.names.names.size();
+  j["actions"] = buildActionSpace(finalProblem).size();
+  j["levers"] = leverProgram ? formatLevers(leverProgram->config) : "none";
+  if (leverProgram) j["levers_summary"] = leverProgram->result.summary;
+  j["lever_trials"] = nlohmann::json::array();
+  for (const LeverTrial &t : leverSearch.trials)
+    j["lever_trials"].push_back({{"levers", formatLevers(t.config)}, {"applied", t.applied}, {"note", t.note},
+                                 {"best_expert", t.bestMethod}, {"step_seconds", t.cost.stepSeconds},
+                                 {"peak_bytes", t.cost.peakBytes}, {"fits", t.applied && t.cost.feasible},
+                                 {"seconds", t.seconds}});
   j["results"] = nlohmann::json::array();
   for (size_t i = 0; i < methods.size(); ++i) {
     const SearchOutcome &r = results[i];
@@ -154,8 +212,8 @@ int runSearch(const SearchOptions &o) {
     auto current = [&](ValueId v) -> const TensorSharding * { return r.shardings[v] ? &*r.shardings[v] : nullptr; };
     AnnotateOptions annotate;
     annotate.meshName = meshName;
-    annotatePlan(*m, func, *mesh, annotate, current);
-    if (!writePlannedModule(*m, o.output, o.reprint, diags)) {
+    annotatePlan(out, outFunc, *mesh, annotate, current);
+    if (!writePlannedModule(out, o.output, o.reprint || leverProgram.has_value(), diags)) {
       printDiagnostics(diags, "autopart search");
       return 1;
     }
@@ -166,8 +224,24 @@ int runSearch(const SearchOptions &o) {
     return 0;
   }
   std::cout << "mesh " << mesh->str() << " (" << mesh->numDevices() << " devices), device " << problem.device.name
-            << " (" << formatGiB(problem.device.hbmCapacity) << "), " << names.names.size() << " names, "
-            << j["actions"] << " actions\n\n";
+            << " (" << formatGiB(problem.device.hbmCapacity) << "), " << finalProblem.names.names.size()
+            << " names, " << j["actions"] << " actions\n";
+  if (!leverSearch.trials.empty()) {
+    std::cout << "\nno plan fits without memory levers; tried (priced with the expert schedules):\n";
+    for (const LeverTrial &t : leverSearch.trials) {
+      std::cout << "  " << std::left << std::setw(30) << formatLevers(t.config) << std::right;
+      if (!t.applied) {
+        std::cout << " not applicable: " << t.note << "\n";
+        continue;
+      }
+      std::cout << std::setw(13) << formatSeconds(t.cost.stepSeconds) << std::setw(13)
+                << formatGiB(double(t.cost.peakBytes)) << std::setw(6) << (t.cost.feasible ? "yes" : "NO") << "  "
+                << t.bestMethod << " (" << formatSeconds(t.seconds) << ")\n";
+    }
+  }
+  if (leverProgram)
+    std::cout << "levers " << formatLevers(leverProgram->config) << ": " << leverProgram->result.summary << "\n";
+  std::cout << "\n";
   std::cout << std::left << std::setw(15) << "method" << std::right << std::setw(13) << "step" << std::setw(13)
             << "compute" << std::setw(13) << "comm" << std::setw(13) << "peak mem" << std::setw(6) << "fits"
             << std::setw(12) << "search" << std::setw(9) << "evals" << "  note\n";
@@ -215,6 +289,9 @@ CommandRegistration reg(
       app.add_option("--anneal-steps", o->annealSteps,
                      "MCTS: simulated-annealing proposals when refining the plan (default 50000, 0: descent only)")
           ->check(CLI::NonNegativeNumber);
+      app.add_option("--levers", o->levers,
+                     "Memory levers: auto (only when no plan fits; default), none, or a list such as "
+                     "remat:full,microbatch:8 (remat: none|full|selective|dots)");
       app.add_flag("--no-portfolio", o->noPortfolio,
                    "mcts: do not refine the ILP baseline's plan as one more start (the tree search alone)");
       app.add_option("--refine-starts", o->refineStarts,

@@ -1,0 +1,142 @@
+#include "search/LeverSearch.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "levers/Microbatch.h"
+#include "tactics/ApplySchedule.h"
+
+namespace autopart {
+
+std::optional<LeverProgram> prepareLeverProgram(const ModuleLoader &load, const std::string &entry,
+                                                const LeverConfig &config, std::string *why) {
+  LeverProgram p;
+  p.config = config;
+  p.module = load();
+  if (!p.module) {
+    *why = "the program could not be read again";
+    return std::nullopt;
+  }
+  p.func = p.module->findEntryFunction(entry);
+  if (p.func == kNone) {
+    *why = "no entry function";
+    return std::nullopt;
+  }
+  Diagnostics diags;
+  if (!applyLevers(*p.module, p.func, config, p.result, diags)) {
+    *why = diags.all().empty() ? "the rewrite failed" : diags.all().front().message;
+    return std::nullopt;
+  }
+  p.names = std::make_unique<NamedDimensions>(analyzeNamedDimensions(*p.module));
+  return p;
+}
+
+SearchProblem leverProblem(const LeverProgram &p, const SearchProblem &like) {
+  ShardingVector base(p.module->values.size());
+  seedFromInput(*p.module, p.func, base);
+  return SearchProblem{*p.module, p.func, like.mesh, like.meshName, *p.names, like.device, std::move(base), like.axes};
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Prices the expert schedules on a lever program: the best feasible one, or
+// the one with the smallest peak when none fits.
+LeverTrial priceWithExperts(const LeverProgram &p, const SearchProblem &like) {
+  LeverTrial t;
+  t.config = p.config;
+  t.applied = true;
+  t.note = p.result.summary;
+  SearchProblem problem = leverProblem(p, like);
+  SearchBudget budget;
+  budget.seconds = 10;
+  budget.progress = false;
+  bool any = false;
+  findSearchMethod("mcts");  // lets the providers add the experts
+  for (const SearchMethodInfo &method : searchMethodRegistry()) {
+    if (std::find(method.tags.begin(), method.tags.end(), "expert") == method.tags.end()) continue;
+    SearchOutcome o = runSearchMethod(method, problem, budget);
+    if (!o.found) continue;
+    if (!any || o.cost.betterThan(t.cost)) {
+      t.cost = o.cost;
+      t.bestMethod = method.name;
+      any = true;
+    }
+  }
+  if (!any) {
+    t.cost.feasible = false;
+    t.note += "; no expert schedule applies";
+  }
+  return t;
+}
+
+// Microbatch counts to try: divisors of the batch, each at least twice the
+// last, up to one row per microbatch.
+std::vector<int64_t> microbatchCounts(int64_t batch) {
+  std::vector<int64_t> out;
+  int64_t last = 1;
+  for (int64_t k = 2; k <= batch; ++k) {
+    if (batch % k || k < 2 * last) continue;
+    out.push_back(k);
+    last = k;
+  }
+  return out;
+}
+
+}  // namespace
+
+LeverSearchResult searchLevers(const ModuleLoader &load, const std::string &entry, const SearchProblem &problem,
+                               double seconds) {
+  LeverSearchResult out;
+  Clock::time_point start = Clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  std::optional<LeverProgram> best;
+  PlanCost bestCost;
+  auto tryConfig = [&](const LeverConfig &c) {
+    if (elapsed() > seconds) return false;
+    Clock::time_point t0 = Clock::now();
+    std::string why;
+    std::optional<LeverProgram> p = prepareLeverProgram(load, entry, c, &why);
+    LeverTrial t;
+    if (p) {
+      t = priceWithExperts(*p, problem);
+    } else {
+      t.config = c;
+      t.note = why;
+    }
+    t.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    out.trials.push_back(t);
+    if (!p || !t.cost.feasible) return false;
+    if (!best || t.cost.betterThan(bestCost)) {
+      best = std::move(p);
+      bestCost = t.cost;
+    }
+    return true;
+  };
+
+  // Recomputation alone, cheapest first.
+  for (RematPolicy r : {RematPolicy::Selective, RematPolicy::Dots, RematPolicy::Full}) tryConfig({r, 1});
+  if (!best) {
+    // Microbatching on top of full recomputation, fewest microbatches first.
+    ValueId arg = batchArgument(problem.m, problem.func);
+    int64_t batch = arg == kNone || problem.m.types.rank(problem.m.type(arg)) == 0
+                        ? 0
+                        : problem.m.types.shape(problem.m.type(arg))[0];
+    int64_t fitK = 0;
+    for (int64_t k : microbatchCounts(batch)) {
+      if (elapsed() > seconds) break;
+      if (tryConfig({RematPolicy::Full, k})) {
+        fitK = k;
+        break;
+      }
+    }
+    // Less recomputation at that count.
+    if (fitK)
+      for (RematPolicy r : {RematPolicy::Selective, RematPolicy::Dots}) tryConfig({r, fitK});
+  }
+  out.chosen = std::move(best);
+  return out;
+}
+
+}  // namespace autopart

@@ -1,0 +1,67 @@
+// Memory levers as the search's outermost decision. Sharding alone cannot
+// fit every program (a 175B-parameter step keeps terabytes of activations);
+// rematerialization and microbatching (levers/) can, at a price in compute
+// and, for microbatching under FSDP, in gathers repeated per microbatch. The
+// search buys memory only when memory binds: when the sharding search's plan
+// does not fit, lever configurations are tried from the cheapest in compute
+// up, each on the program rewritten by it and priced with the expert
+// schedules (cheap: a few tactic applications), and the sharding search then
+// runs on the fastest configuration under which a plan fits.
+//
+//   order: remat:selective, remat:dots, remat:full (no microbatching), then
+//   remat:full with k = 2, 4, ... microbatches (divisors of the batch, each at
+//   least twice the last) until a plan fits, then the cheaper policies at
+//   that k.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "levers/Levers.h"
+#include "search/SearchMethod.h"
+
+namespace autopart {
+
+// A program rewritten by one lever configuration, with what the search
+// needs to run on it.
+struct LeverProgram {
+  LeverConfig config;
+  std::unique_ptr<Module> module;
+  OpId func = kNone;
+  LeverResult result;
+  std::unique_ptr<NamedDimensions> names;
+};
+
+struct LeverTrial {
+  LeverConfig config;
+  bool applied = false;
+  std::string note;        // why not applied, or the rewrite's summary
+  std::string bestMethod;  // the expert schedule that priced best
+  PlanCost cost;
+  double seconds = 0;      // rewriting and pricing
+};
+
+struct LeverSearchResult {
+  std::optional<LeverProgram> chosen;  // none: no configuration fits
+  std::vector<LeverTrial> trials;
+};
+
+using ModuleLoader = std::function<std::unique_ptr<Module>()>;
+
+// Rewrites the program `load` gives with `config` and prepares it for the
+// search; nullopt with the reason in `why` when a lever does not apply.
+std::optional<LeverProgram> prepareLeverProgram(const ModuleLoader &load, const std::string &entry,
+                                                const LeverConfig &config, std::string *why);
+
+// `problem` gives the mesh and device (its module is the original program);
+// the trials stop after `seconds`.
+LeverSearchResult searchLevers(const ModuleLoader &load, const std::string &entry, const SearchProblem &problem,
+                               double seconds);
+
+// The problem of a lever program: same mesh and device as `like`.
+SearchProblem leverProblem(const LeverProgram &p, const SearchProblem &like);
+
+}  // namespace autopart
