@@ -1,5 +1,7 @@
 #include "search/Action.h"
 
+#include "analysis/LoopSums.h"
+
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -63,9 +65,18 @@ std::vector<bool> updateCone(const Module &m, FuncView &f, const std::vector<Arg
       cone[r] = true;
       work.push_back(r);
     }
+  LoopSums sums(m, f.op);
   while (!work.empty()) {
     ValueId v = work.back();
     work.pop_back();
+    if (const LoopSum *sum = sums.of(v)) {
+      for (ValueId u : {sum->init, sum->arg, sum->sum, sum->part})
+        if (m.type(u) == m.type(v) && !cone[u]) {
+          cone[u] = true;
+          work.push_back(u);
+        }
+      continue;
+    }
     if (m.values[v].isBlockArg) continue;
     OpId op = m.values[v].owner;
     if (!isElementwise(m, op)) continue;

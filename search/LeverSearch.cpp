@@ -71,19 +71,6 @@ LeverTrial priceWithExperts(const LeverProgram &p, const SearchProblem &like) {
   return t;
 }
 
-// Microbatch counts to try: divisors of the batch, each at least twice the
-// last, up to one row per microbatch.
-std::vector<int64_t> microbatchCounts(int64_t batch) {
-  std::vector<int64_t> out;
-  int64_t last = 1;
-  for (int64_t k = 2; k <= batch; ++k) {
-    if (batch % k || k < 2 * last) continue;
-    out.push_back(k);
-    last = k;
-  }
-  return out;
-}
-
 }  // namespace
 
 LeverSearchResult searchLevers(const ModuleLoader &load, const std::string &entry, const SearchProblem &problem,
@@ -115,25 +102,37 @@ LeverSearchResult searchLevers(const ModuleLoader &load, const std::string &entr
     return true;
   };
 
-  // Recomputation alone, cheapest first.
-  for (RematPolicy r : {RematPolicy::Selective, RematPolicy::Dots, RematPolicy::Full}) tryConfig({r, 1});
-  if (!best) {
-    // Microbatching on top of full recomputation, fewest microbatches first.
+  // Full recomputation saves the most; when even it does not fit, the
+  // cheaper policies will not either and microbatching must help.
+  if (tryConfig({RematPolicy::Full, 1})) {
+    for (RematPolicy r : {RematPolicy::Dots, RematPolicy::Selective}) tryConfig({r, 1});
+  } else {
+    // The fewest microbatches that fit, by bisection over the counts (peak
+    // memory falls as they grow). A microbatch keeps a multiple of the
+    // widest mesh axis in rows, so that axis can still split it evenly.
     ValueId arg = batchArgument(problem.m, problem.func);
     int64_t batch = arg == kNone || problem.m.types.rank(problem.m.type(arg)) == 0
                         ? 0
                         : problem.m.types.shape(problem.m.type(arg))[0];
+    int64_t widest = 1;
+    for (const MeshAxis &a : problem.mesh.axes) widest = std::max(widest, a.size);
+    std::vector<int64_t> counts;
+    for (int64_t k = 2; k <= batch; ++k)
+      if (batch % k == 0 && (batch / k) % widest == 0) counts.push_back(k);
+    size_t lo = 0, hi = counts.size();  // the answer is in [lo, hi]; hi: none fits
     int64_t fitK = 0;
-    for (int64_t k : microbatchCounts(batch)) {
-      if (elapsed() > seconds) break;
-      if (tryConfig({RematPolicy::Full, k})) {
-        fitK = k;
-        break;
+    while (lo < hi && elapsed() <= seconds) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (tryConfig({RematPolicy::Full, counts[mid]})) {
+        fitK = counts[mid];
+        hi = mid;
+      } else {
+        lo = mid + 1;
       }
     }
     // Less recomputation at that count.
     if (fitK)
-      for (RematPolicy r : {RematPolicy::Selective, RematPolicy::Dots}) tryConfig({r, fitK});
+      for (RematPolicy r : {RematPolicy::Dots, RematPolicy::Selective}) tryConfig({r, fitK});
   }
   out.chosen = std::move(best);
   return out;

@@ -6,9 +6,8 @@
 #include "rules/OpShardingRuleRegistry.h"
 #include "rules/RuleCache.h"
 #include "sim/Flops.h"
+#include "analysis/LoopSums.h"
 #include "sim/TripCount.h"
-
-#include <unordered_map>
 
 namespace autopart {
 
@@ -131,26 +130,12 @@ void Simulator::addBlock(BlockId b, double multiplier, int depth) {
 
 void Simulator::findSunkReductions(OpId loop, size_t loopSite, size_t bodyBegin, double trips) {
   if (sunkOf_.size() < sites_.size()) sunkOf_.resize(sites_.size(), -1);
-  const Region &body = m_.regions[m_.region(loop, 1)];
-  if (body.blocks.size() != 1 || trips <= 1) return;
-  const Block &b = m_.blocks[body.blocks[0]];
-  if (b.ops.empty() || !m_.isa(b.ops.back(), "stablehlo.return")) return;
-  OpId yield = b.ops.back();
-  // Reads of each value inside the body (nested regions included).
-  std::unordered_map<ValueId, int> reads;
-  m_.walk(m_.parentOp(yield), [&](OpId inner) {
-    if (m_.ops[inner].parent == kNone) return;
-    for (ValueId v : m_.operands(inner)) ++reads[v];
-  });
-  for (uint32_t j = 0; j < m_.numOperands(yield) && j < b.args.size(); ++j) {
-    OpId add = m_.definingOp(m_.operand(yield, j));
-    if (add == kNone || !m_.isa(add, "stablehlo.add") || m_.ops[add].parent != body.blocks[0]) continue;
-    ValueId acc = b.args[j], x = kNone;
-    if (m_.operand(add, 0) == acc) x = m_.operand(add, 1);
-    else if (m_.operand(add, 1) == acc) x = m_.operand(add, 0);
-    if (x == kNone || reads[acc] != 1 || reads[x] != 1 || reads[m_.result(add)] != 1) continue;
-    OpId def = m_.definingOp(x);
-    if (def == kNone || m_.ops[def].parent != body.blocks[0]) continue;
+  if (trips <= 1) return;
+  if (!loopSums_) loopSums_ = std::make_shared<const LoopSums>(m_, entry_);
+  for (uint32_t j = 0; j < m_.numResults(loop); ++j) {
+    const LoopSum *sum = loopSums_->of(m_.result(loop, j));
+    if (!sum) continue;
+    OpId def = m_.definingOp(sum->part);
     for (size_t i = bodyBegin; i < sites_.size(); ++i)
       if (sites_[i].op == def) {
         sunkOf_[i] = int32_t(sunk_.size());

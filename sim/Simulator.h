@@ -27,12 +27,14 @@
 // is dropped by invalidateAll, so a "full" evaluation starts from nothing.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/LoopSums.h"
 #include "analysis/NamedDimensions.h"
 #include "sim/CostModel.h"
 #include "sim/Kernels.h"
@@ -155,6 +157,7 @@ private:
     double trips = 1;
   };
   std::vector<SunkReduction> sunk_;
+  std::shared_ptr<const LoopSums> loopSums_;  // shared by copies
   std::vector<int32_t> sunkOf_;  // per site: index into sunk_, or -1
   void findSunkReductions(OpId loop, size_t loopSite, size_t bodyBegin, double trips);
   double siteCommSeconds(size_t site, const OpCost &c) const;

@@ -1,5 +1,7 @@
 #include "tactics/ApplySchedule.h"
 
+#include "analysis/LoopSums.h"
+
 #include "rules/OpInfo.h"
 
 #include <unordered_set>
@@ -38,8 +40,10 @@ struct StateUpdates {
   std::vector<ValueId> updateOf;  // per argument: its returned update, or kNone
   std::vector<bool> returned;     // per value
   std::vector<std::vector<std::pair<OpId, uint32_t>>> uses;  // per value: (op, operand)
+  LoopSums sums;  // gradients accumulated over microbatches
 
-  StateUpdates(const Module &m, OpId func) : returned(m.values.size(), false), uses(m.values.size()) {
+  StateUpdates(const Module &m, OpId func)
+      : returned(m.values.size(), false), uses(m.values.size()), sums(m, func) {
     FuncView f{m, func};
     updateOf.assign(f.args().size(), kNone);
     OpId ret = f.returnOp();
@@ -97,6 +101,16 @@ struct StateUpdates {
     while (!work.empty()) {
       ValueId v = work.back();
       work.pop_back();
+      // A gradient summed over microbatches: its accumulator and each
+      // microbatch's part are split like it (reduce-scattered as they come).
+      if (const LoopSum *sum = sums.of(v)) {
+        for (ValueId u : {sum->init, sum->arg, sum->sum, sum->part}) {
+          if (m.type(u) != m.type(arg) || !seen.insert(u).second) continue;
+          out.push_back(u);
+          work.push_back(u);
+        }
+        continue;
+      }
       OpId op = m.definingOp(v);
       if (op == kNone || opInfo(m, op).category != OpCategory::Elementwise) continue;
       for (ValueId u : m.operands(op)) {

@@ -66,6 +66,9 @@ TacticRegistration megatron({
 
 ExpertScheduleRegistration dpMegatron("dp+megatron", "dp,megatron", "Expert: batch + Megatron");
 ExpertScheduleRegistration fsdpMegatron("fsdp+megatron", "fsdp,megatron", "Expert: FSDP + Megatron");
+// ZeRO-3 across the data axis with the batch split over it too and Megatron
+// inside a node: Megatron-DeepSpeed's layout without its pipeline stages.
+ExpertScheduleRegistration dpFsdpMegatron("dp+fsdp+megatron", "dp,fsdp,megatron", "Expert: batch + FSDP + Megatron");
 
 }  // namespace
 }  // namespace autopart

@@ -155,14 +155,29 @@ int runSearch(const SearchOptions &o) {
     leverSearchProblem.emplace(leverProblem(*leverProgram, problem));
     runAll(*leverSearchProblem, budget);
   } else {
-    runAll(problem, budget);
-    if (o.levers == "auto" && results[0].found && !results[0].cost.feasible) {
+    // When no expert plan comes within twice the device's memory, sharding
+    // alone will not fit either: go to the levers without searching first.
+    bool hopeless = false;
+    if (o.levers == "auto") {
+      hopeless = true;
+      SearchBudget quick = budget;
+      quick.progress = false;
+      for (const SearchMethodInfo &e : searchMethodRegistry()) {
+        if (!hasTag(e, "expert")) continue;
+        SearchOutcome r = runSearchMethod(e, problem, quick);
+        if (r.found && double(r.cost.peakBytes) <= 2 * problem.device.hbmCapacity) hopeless = false;
+      }
+    }
+    if (!hopeless) runAll(problem, budget);
+    if (o.levers == "auto" && (hopeless || (results[0].found && !results[0].cost.feasible))) {
       if (budget.progress) std::cerr << "no plan fits: trying memory levers\n";
       leverSearch = searchLevers(reload, o.function, problem, budget.seconds);
       if (leverSearch.chosen) {
         leverProgram = std::move(leverSearch.chosen);
         leverSearchProblem.emplace(leverProblem(*leverProgram, problem));
         runAll(*leverSearchProblem, budget);
+      } else if (hopeless) {
+        runAll(problem, budget);
       }
     }
   }
