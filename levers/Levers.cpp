@@ -27,7 +27,7 @@ std::optional<LeverConfig> parseLevers(const std::vector<std::string> &entries, 
     if (key == "remat") {
       std::optional<RematPolicy> p = parseRematPolicy(value);
       if (!p) {
-        diags.error("unknown remat policy '" + value + "' (expected none, full, selective or dots)");
+        diags.error("unknown remat policy '" + value + "' (expected none, full, selective, dots or dots-no-batch)");
         return std::nullopt;
       }
       c.remat = *p;
@@ -85,11 +85,11 @@ bool runLeverPass(Module &m, const LeverConfig &c, Diagnostics &diags) {
 }
 
 PassRegistration remat("autopart-remat",
-                       "Recompute activations in the backward pass (policy=full|selective|dots|none)",
+                       "Recompute activations in the backward pass (policy=full|selective|dots|dots-no-batch|none)",
                        [](Module &m, const PassOptions &o, Diagnostics &diags) {
                          std::optional<RematPolicy> p = parseRematPolicy(o.getString("policy", "full"));
                          if (!p) {
-                           diags.error("autopart-remat: policy must be none, full, selective or dots");
+                           diags.error("autopart-remat: policy must be none, full, selective, dots or dots-no-batch");
                            return false;
                          }
                          return runLeverPass(m, LeverConfig{*p, 1}, diags);

@@ -17,12 +17,14 @@ const char *rematPolicyName(RematPolicy p) {
   case RematPolicy::Full: return "full";
   case RematPolicy::Selective: return "selective";
   case RematPolicy::Dots: return "dots";
+  case RematPolicy::DotsNoBatch: return "dots-no-batch";
   }
   return "?";
 }
 
 std::optional<RematPolicy> parseRematPolicy(const std::string &name) {
-  for (RematPolicy p : {RematPolicy::None, RematPolicy::Full, RematPolicy::Selective, RematPolicy::Dots})
+  for (RematPolicy p :
+       {RematPolicy::None, RematPolicy::Full, RematPolicy::Selective, RematPolicy::Dots, RematPolicy::DotsNoBatch})
     if (name == rematPolicyName(p)) return p;
   return std::nullopt;
 }
@@ -80,7 +82,7 @@ bool rematerialize(Module &m, OpId func, BlockId block, RematPolicy policy, Rema
   if (policy == RematPolicy::None) return true;
   StepStructure s = analyzeStep(m, func, block, dataArguments(m, func));
   out.layers = s.layerBoundaries;
-  if (s.boundary >= s.ops.size() || s.residuals.empty()) return true;
+  if (s.residuals.empty()) return true;
 
   std::optional<NamedDimensions> names;
   if (policy == RematPolicy::Selective) names = analyzeNamedDimensions(m);
@@ -94,21 +96,33 @@ bool rematerialize(Module &m, OpId func, BlockId block, RematPolicy policy, Rema
     if (keep[v]) return true;
     OpId def = m.definingOp(v);
     if (def == kNone || m.ops[def].parent != block) return true;  // arguments, captured values
-    if (s.position[def] >= s.boundary) return true;
+    if (!s.forward[s.position[def]]) return true;
     return !recomputable(m, def) || opInfo(m, def).category == OpCategory::Constant;
   };
   // Layer inputs are saved even when the backward pass does not read them:
   // the recomputation of their layer starts from them.
-  if (policy == RematPolicy::Full || policy == RematPolicy::Dots)
+  bool dots = policy == RematPolicy::Dots || policy == RematPolicy::DotsNoBatch;
+  if (policy == RematPolicy::Full || dots)
     for (ValueId v : s.checkpoints) keep[v] = 1;
+  // The dots policies save every (unbatched) matmul output the
+  // recomputation would read.
+  auto savedDot = [&](OpId op) {
+    if (opInfo(m, op).category != OpCategory::Contraction) return false;
+    if (policy != RematPolicy::DotsNoBatch) return true;
+    AttrId dn = m.attr(op, "dot_dimension_numbers");
+    return dn == kNoAttr || m.attrs.field(dn, "lhs_batching_dimensions") == kNoAttr;
+  };
+  if (dots)
+    for (size_t i = 0; i < s.ops.size(); ++i)
+      if (s.forward[i] && savedDot(s.ops[i]))
+        for (uint32_t r = 0; r < m.numResults(s.ops[i]); ++r) keep[m.result(s.ops[i], r)] = 1;
   for (ValueId v : s.residuals) {
     OpId def = m.definingOp(v);
     bool keepIt = !recomputable(m, def) || opInfo(m, def).category == OpCategory::Constant;
     switch (policy) {
     case RematPolicy::Full: keepIt = keepIt || isCheckpoint[v]; break;
     case RematPolicy::Dots:
-      keepIt = keepIt || isCheckpoint[v] || opInfo(m, def).category == OpCategory::Contraction;
-      break;
+    case RematPolicy::DotsNoBatch: keepIt = keepIt || isCheckpoint[v] || savedDot(def); break;
     case RematPolicy::Selective: keepIt = keepIt || !hasRepeatedName(m, *names, v); break;
     case RematPolicy::None: keepIt = true; break;
     }
@@ -137,12 +151,16 @@ bool rematerialize(Module &m, OpId func, BlockId block, RematPolicy policy, Rema
 
   std::vector<ValueId> cloneOf(m.values.size(), kNone);
   std::vector<char> cloned(m.ops.size(), 0);
-  std::vector<OpId> newOps(s.ops.begin(), s.ops.begin() + long(s.boundary));
+  std::vector<OpId> newOps;
   std::vector<ValueId> stack;
   std::vector<OpId> closure, barriers;
   std::vector<char> inClosure(m.ops.size(), 0);
-  for (size_t i = s.boundary; i < s.ops.size(); ++i) {
+  for (size_t i = 0; i < s.ops.size(); ++i) {
     OpId op = s.ops[i];
+    if (s.forward[i]) {
+      newOps.push_back(op);
+      continue;
+    }
     // The forward ops to copy for what this op reads.
     closure.clear();
     forEachRead(m, op, [&](ValueId v) {

@@ -17,7 +17,11 @@
 //              dropout masks of q.k^T over one sequence), Korthikanti et al.
 //              2022 (arXiv 2205.05198);
 //   dots       keep checkpoints and the results of dot_general/convolution,
-//              recompute the rest (JAX's checkpoint_dots policy).
+//              recompute the rest (JAX's checkpoint_dots policy);
+//   dots-no-batch  the same for matmuls without batch dimensions only, so
+//              the attention score and context matmuls (batched over heads)
+//              are recomputed (JAX's dots_with_no_batch_dims_saveable, the
+//              usual choice for transformers).
 //
 // Before (policy selective), forward then backward:
 //   %s = dot_general %q, %k ...        %p = exponential %s
@@ -38,7 +42,7 @@
 
 namespace autopart {
 
-enum class RematPolicy { None, Full, Selective, Dots };
+enum class RematPolicy { None, Full, Selective, Dots, DotsNoBatch };
 
 const char *rematPolicyName(RematPolicy p);
 std::optional<RematPolicy> parseRematPolicy(const std::string &name);

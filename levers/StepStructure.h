@@ -3,11 +3,14 @@
 // backward pass begins, which forward values the backward pass reads
 // (residuals), and where the repeated layers meet (checkpoints).
 //
-// No frontend marks the backward pass, so it is found from liveness: the
-// bytes of data-dependent values live across a point grow through the
-// forward pass (every activation is kept for the gradient) and shrink
-// through the backward pass, so the forward/backward *boundary* is the first
-// point where they peak. Layer boundaries are the forward points where the
+// No frontend marks the backward pass. The forward pass is what the step's
+// loss is computed from (the returned values that carry no state to the
+// next step, analysis/CarriedState.h); the backward pass and the update are
+// the rest, so a residual is a forward value a backward op reads. A step
+// that returns no loss (a bare jax.grad) is cut where the bytes of live
+// data-dependent values peak: they grow through the forward pass (every
+// activation is kept for the gradient) and shrink through the backward
+// pass. Layer boundaries are the forward points where the
 // data-dependent values still needed by the forward pass are fewest in bytes:
 // in a transformer only the residual stream crosses from one layer to the
 // next.
@@ -28,10 +31,12 @@ struct StepStructure {
   BlockId block = kNone;
   std::vector<OpId> ops;        // the block's ops in order
   std::vector<bool> dataDependent;  // per ValueId (whole function)
+  // Per op of the block (by index in `ops`): part of the forward pass.
+  std::vector<char> forward;
   // Index in `ops` of the first backward op (ops.size(): no backward pass).
   size_t boundary = 0;
-  // Values defined by forward ops of the block and read at or after the
-  // boundary, in program order.
+  // Values defined by forward ops of the block and read by backward ops, in
+  // program order.
   std::vector<ValueId> residuals;
   // Forward values live across a layer boundary (the fewest forward-live
   // bytes), in program order; `layerBoundaries` counts those points.

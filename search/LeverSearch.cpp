@@ -105,7 +105,7 @@ LeverSearchResult searchLevers(const ModuleLoader &load, const std::string &entr
   // Full recomputation saves the most; when even it does not fit, the
   // cheaper policies will not either and microbatching must help.
   if (tryConfig({RematPolicy::Full, 1})) {
-    for (RematPolicy r : {RematPolicy::Dots, RematPolicy::Selective}) tryConfig({r, 1});
+    for (RematPolicy r : {RematPolicy::DotsNoBatch, RematPolicy::Selective}) tryConfig({r, 1});
   } else {
     // The fewest microbatches that fit, by bisection over the counts (peak
     // memory falls as they grow). A microbatch keeps a multiple of the
@@ -132,7 +132,7 @@ LeverSearchResult searchLevers(const ModuleLoader &load, const std::string &entr
     }
     // Less recomputation at that count.
     if (fitK)
-      for (RematPolicy r : {RematPolicy::Dots, RematPolicy::Selective}) tryConfig({r, fitK});
+      for (RematPolicy r : {RematPolicy::DotsNoBatch, RematPolicy::Selective}) tryConfig({r, fitK});
   }
   out.chosen = std::move(best);
   return out;
