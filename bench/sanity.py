@@ -22,9 +22,12 @@ device = "a100-80gb"
 models = [("GPT 350M", ["--preset", "350m"]), ("GPT 1.3B", ["--preset", "1.3b"])]
 cases = [
     (8, "DP", "data=8", "dp", 64),
+    (8, "DP + selective remat", "data=8", "dp,remat:selective", 64),
+    (8, "DP + full remat", "data=8", "dp,remat:full", 64),
     (8, "FSDP", "data=8", "dp,fsdp", 64),
     (8, "Megatron", "model=8", "megatron", 64),
     (64, "DP", "data=64", "dp", 512),
+    (64, "DP + full remat", "data=64", "dp,remat:full", 512),
     (64, "FSDP", "data=64", "dp,fsdp", 512),
     (64, "DP + Megatron", "data=8,model=8", "dp,megatron", 512),
 ]
@@ -38,8 +41,8 @@ def gib(x):
     return x / 2**30
 
 
-print("| model | devices | strategy | mesh | batch (seq) | step | compute | comm | peak GiB / device | fits | roofline |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
+print("| model | devices | strategy | mesh | batch (seq) | step | compute | comm | peak GiB / device | activations GiB | fits | roofline |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 start = time.time()
 with tempfile.TemporaryDirectory() as tmp:
     for label, gen_args in models:
@@ -52,5 +55,6 @@ with tempfile.TemporaryDirectory() as tmp:
             mem = j["memory"]
             print(f"| {label} | {devices} | {strategy} | `{mesh}` | {batch} | {j['step_seconds']:.3f} s | "
                   f"{j['compute_seconds']:.3f} s | {j['communication_seconds']:.3f} s | {gib(mem['peak_bytes']):.1f} | "
+                  f"{gib(mem['breakdown']['activations']):.1f} | "
                   f"{'yes' if mem['fits'] else 'no'} | {j['roofline_fraction']:.2f} |")
 print(f"\n({device}; generated, planned and simulated in {time.time() - start:.0f} s)")

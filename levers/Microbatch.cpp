@@ -40,7 +40,7 @@ bool regionOnlyAdds(const Module &m, OpId op, uint32_t region) {
 bool isSplatConstant(const Module &m, OpId op, bool zeroOnly) {
   if (!m.isa(op, "stablehlo.constant")) return false;
   AttrId a = m.attr(op, "value");
-  if (a == kNoAttr) return false;
+  if (a == kNoAttr || m.attrs.get(a).kind != AttrKind::DenseElements || m.attrs.get(a).prefix != "dense") return false;
   std::string body(m.attrs.get(a).body);
   if (body.empty() || body.front() == '[' || body.front() == '"') return false;
   if (!zeroOnly) return true;
@@ -225,6 +225,13 @@ bool microbatch(Module &m, OpId func, int64_t k, MicrobatchResult &out, Diagnost
     forEachDefined(m, op, [&](ValueId v) {
       if (isBatch(v)) m.setType(v, shrunk(v));
     });
+    if (m.isa(op, "stablehlo.constant")) {
+      // A splat keeps its value at the new shape.
+      // (the prefix is a view kept by the attribute: only a literal outlives
+      // this scope, and isSplatConstant admitted `dense` splats only).
+      std::string body(m.attrs.get(m.attr(op, "value")).body);
+      m.setAttr(op, "value", m.attrs.denseElementsOwned("dense", body, m.type(m.result(op))));
+    }
     if (m.isa(op, "stablehlo.dynamic_slice")) {
       std::vector<int64_t> sizes = m.types.shape(m.type(m.result(op)));
       m.setAttr(op, "slice_sizes", m.attrs.denseArray(m.types.scalar("i64"), sizes));
