@@ -30,7 +30,7 @@ MESHES = [
     ("512", "data=512"), ("512", "data=64,model=8"),
     ("2048", "data=2048"), ("2048", "data=256,model=8"),
 ]
-EXPERTS = ["dp", "fsdp", "megatron", "dp+megatron", "fsdp+megatron"]
+EXPERTS = ["dp", "fsdp", "megatron", "dp+megatron", "fsdp+megatron", "dp+fsdp+megatron"]
 
 
 def run(cmd, timeout=600):
@@ -82,15 +82,19 @@ def programs(autopart, tmp, quick):
     return out
 
 
-def search(autopart, program, mesh, device, methods, iterations, budget):
+def search(autopart, program, mesh, device, methods, iterations, budget, levers="none"):
     cmd = [autopart, "search", program, "--mesh", mesh, "--device", device, "--method", ",".join(methods),
-           "--json", "--time-budget", str(budget)]
+           "--json", "--time-budget", str(budget), "--levers", levers]
     if iterations:
         cmd += ["--iterations", str(iterations)]
     p, wall = run(cmd)
     if p.returncode != 0:
         return None, wall, p.stderr.strip()
-    return {r["method"]: r for r in json.loads(p.stdout)["results"]}, wall, ""
+    j = json.loads(p.stdout)
+    res = {r["method"]: r for r in j["results"]}
+    for r in res.values():
+        r["levers"] = j.get("levers", "none")
+    return res, wall, ""
 
 
 def ms(r):
@@ -129,7 +133,7 @@ def main():
     started = time.time()
     lines = []
     summary = {"cases": 0, "auto_infeasible_with_feasible": 0, "auto_vs_expert": [], "auto_vs_exhaustive": [],
-               "auto_vs_ilp": []}
+               "auto_vs_ilp": [], "lever_cases": 0, "lever_fits": 0, "lever_only": 0, "lever_seconds": []}
     with tempfile.TemporaryDirectory() as tmp:
         progs = programs(autopart, tmp, a.quick)
         ilp = has_method(autopart, progs[0][1], "ilp")
@@ -138,7 +142,8 @@ def main():
             small = size == "small"
             lines.append(f"\n### {label}\n\nsource: `{origin}`\n")
             head = "| devices | mesh | device | auto step | auto GiB | auto search | best expert | expert step | auto / expert | " + \
-                   " | ".join(EXPERTS) + (" | ILP step | ILP search" if ilp else "") + " | exhaustive | exh. search |"
+                   " | ".join(EXPERTS) + (" | ILP step | ILP search" if ilp else "") + " | exhaustive | exh. search |" + \
+                   " levers (auto) | with levers: step | GiB | search |"
             lines.append(head)
             lines.append("|" + "---|" * (head.count("|") - 1))
             for count, mesh in MESHES:
@@ -159,8 +164,6 @@ def main():
                         if best is None or better(x, best):
                             best = x
                     feasible_exists = any(r.get("found") and r["fits"] for r in list(res.values()) + ([exh] if exh else []))
-                    if feasible_exists and not auto["fits"]:
-                        summary["auto_infeasible_with_feasible"] += 1
                     ratio = "—"
                     if best and best["fits"] and auto["fits"]:
                         q = auto["step_seconds"] / best["step_seconds"]
@@ -178,6 +181,25 @@ def main():
                         if res["ilp"].get("found") and res["ilp"]["fits"] and auto["fits"]:
                             summary["auto_vs_ilp"].append(auto["step_seconds"] / res["ilp"]["step_seconds"])
                     row += f" | {ms(exh) if exh else ('did not finish' if small else '—')} | {secs(exh)} |"
+                    # Memory levers (`--levers auto`) when the sharding-only
+                    # plan does not fit.
+                    if auto["fits"]:
+                        row += " none | — | — | — |"
+                    else:
+                        lv, lwall, lerr = search(autopart, path, mesh, device, ["mcts"], a.iterations, a.budget, "auto")
+                        summary["lever_cases"] += 1
+                        if lv is None:
+                            row += f" error: {lerr[:60]} | — | — | — |"
+                        else:
+                            la = lv["mcts"]
+                            summary["lever_seconds"].append(lwall)
+                            if la.get("found") and la["fits"]:
+                                summary["lever_fits"] += 1
+                                if not feasible_exists:
+                                    summary["lever_only"] += 1
+                            elif feasible_exists:
+                                summary["auto_infeasible_with_feasible"] += 1
+                            row += f" {la['levers']} | {ms(la)} | {gib(la)} | {lwall:.1f} s |"
                     lines.append(row)
                     print(f"{label} {mesh} {device}: auto {ms(auto)} ({wall:.1f} s)", file=sys.stderr)
         # Determinism: the same search twice.
@@ -202,7 +224,13 @@ def main():
            "`tactics/`." % (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), summary["cases"],
                              time.time() - started, a.iterations, a.budget),
            "", "## Summary", "",
-           "- auto over memory while some method's plan fits: **%d**" % summary["auto_infeasible_with_feasible"],
+           "- auto over memory while some method's plan fits (with memory levers where sharding alone does not fit): **%d**"
+           % summary["auto_infeasible_with_feasible"],
+           "- cases where no sharding-only plan of auto fits: %d; auto with memory levers (`--levers auto`) fits in %d of "
+           "them, %d of which no method (expert, ILP, exhaustive) fits without levers; lever search wall time %s" % (
+               summary["lever_cases"], summary["lever_fits"], summary["lever_only"],
+               ("median %.1f s, max %.1f s" % (sorted(summary["lever_seconds"])[len(summary["lever_seconds"]) // 2],
+                                               max(summary["lever_seconds"]))) if summary["lever_seconds"] else "—"),
            "- auto / best feasible expert (step time): %s" % ratios(q, 3, "no case with both feasible"),
            "- auto / exhaustive optimum: %s" % ratios(summary["auto_vs_exhaustive"], 4, "none finished"),
            "- auto / ILP: %s" % ratios(summary["auto_vs_ilp"], 3,

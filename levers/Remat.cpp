@@ -118,7 +118,10 @@ bool rematerialize(Module &m, OpId func, BlockId block, RematPolicy policy, Rema
         for (uint32_t r = 0; r < m.numResults(s.ops[i]); ++r) keep[m.result(s.ops[i], r)] = 1;
   for (ValueId v : s.residuals) {
     OpId def = m.definingOp(v);
-    bool keepIt = !recomputable(m, def) || opInfo(m, def).category == OpCategory::Constant;
+    // A value of constants alone (a causal mask) is one buffer every layer
+    // shares: recomputing it per layer would multiply it.
+    bool keepIt = !recomputable(m, def) || opInfo(m, def).category == OpCategory::Constant ||
+                  !s.argumentDependent[v];
     switch (policy) {
     case RematPolicy::Full: keepIt = keepIt || isCheckpoint[v]; break;
     case RematPolicy::Dots:

@@ -27,16 +27,22 @@ StepStructure analyzeStep(const Module &m, OpId func, BlockId block, const std::
   for (ValueId v : dataRoots) s.dataDependent[v] = true;
   // Program order over the whole function: an op depends on the data when
   // any value it reads, inside its regions too, does.
-  m.walk(func, [&](OpId op) {
-    bool dep = false;
-    for (ValueId v : m.operands(op)) dep = dep || s.dataDependent[v];
-    if (!dep && m.numRegions(op))
-      m.walk(op, [&](OpId inner) {
-        for (ValueId v : m.operands(inner)) dep = dep || s.dataDependent[v];
-      });
-    if (!dep) return;
-    for (uint32_t r = 0; r < m.numResults(op); ++r) s.dataDependent[m.result(op, r)] = true;
-  });
+  s.argumentDependent.assign(m.values.size(), false);
+  for (ValueId v : FuncView{m, func}.args()) s.argumentDependent[v] = true;
+  auto propagate = [&](std::vector<bool> &flag) {
+    m.walk(func, [&](OpId op) {
+      bool dep = false;
+      for (ValueId v : m.operands(op)) dep = dep || flag[v];
+      if (!dep && m.numRegions(op))
+        m.walk(op, [&](OpId inner) {
+          for (ValueId v : m.operands(inner)) dep = dep || flag[v];
+        });
+      if (!dep) return;
+      for (uint32_t r = 0; r < m.numResults(op); ++r) flag[m.result(op, r)] = true;
+    });
+  };
+  propagate(s.dataDependent);
+  propagate(s.argumentDependent);
 
   const size_t n = s.ops.size();
   s.position.assign(m.ops.size(), kNone);

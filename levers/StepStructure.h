@@ -31,6 +31,9 @@ struct StepStructure {
   BlockId block = kNone;
   std::vector<OpId> ops;        // the block's ops in order
   std::vector<bool> dataDependent;  // per ValueId (whole function)
+  // Per ValueId: depends on some argument (else a function of constants and
+  // iotas, such as a causal mask).
+  std::vector<bool> argumentDependent;
   // Per op of the block (by index in `ops`): part of the forward pass.
   std::vector<char> forward;
   // Index in `ops` of the first backward op (ops.size(): no backward pass).

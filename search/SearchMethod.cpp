@@ -54,6 +54,16 @@ PlanCost priceShardings(const SearchProblem &p, const ShardingVector &shardings)
   return st.evaluate();
 }
 
+MemoryReport describePlanMemory(const SearchProblem &p, const ShardingVector &shardings) {
+  ActionSpace space = ActionSpace::build(p.m, p.func, p.names, p.mesh, p.meshName, p.axes, shardings);
+  Simulator sim = simulatorFor(space, p.device);
+  sim.evaluate();
+  std::vector<int64_t> transient(p.m.ops.size(), 0);
+  for (size_t i = 0; i < sim.sites().size(); ++i)
+    for (const Collective &c : sim.siteCost(i).collectives) transient[sim.sites()[i].op] += c.bytes;
+  return analyzeMemory(p.m, p.func, sim.shardings(), [&](OpId op) { return transient[op]; });
+}
+
 SearchOutcome runSearchMethod(const SearchMethodInfo &method, const SearchProblem &problem,
                               const SearchBudget &budget) {
   auto start = std::chrono::steady_clock::now();

@@ -22,6 +22,7 @@
 
 #include "analysis/NamedDimensions.h"
 #include "search/SearchState.h"
+#include "sim/Memory.h"
 
 namespace autopart {
 
@@ -102,6 +103,10 @@ SearchOutcome runSearchMethod(const SearchMethodInfo &method, const SearchProble
 
 // Step time and peak memory of an arbitrary plan on the problem's device.
 PlanCost priceShardings(const SearchProblem &problem, const ShardingVector &shardings);
+
+// The peak memory of a plan with what it is made of (sim/Memory.h), for
+// reports: slower than priceShardings.
+MemoryReport describePlanMemory(const SearchProblem &problem, const ShardingVector &shardings);
 
 // The action space of a problem (what mcts, exhaustive, greedy, random walk).
 ActionSpace buildActionSpace(const SearchProblem &problem);

@@ -15,11 +15,31 @@ public:
       : m_(m), shardings_(s), transient_(t) {}
 
   int64_t bytes(ValueId v) const {
+    if (fusedIntoConsumers(v)) return 0;
     const TensorSharding *s = shardings_.get(v);
     return localBytes(m_.types, m_.type(v), s, s ? shardings_.mesh(*s) : nullptr);
   }
 
   int64_t transient(OpId op) const { return transient_ ? transient_(op) : 0; }
+
+  // XLA never materialises an iota, a splat constant or the broadcast of a
+  // scalar: instruction fusion duplicates such cheap producers into every
+  // consumer (a causal mask is compared from iotas inside the kernel that
+  // applies it), so they hold no buffer.
+  bool fusedIntoConsumers(ValueId v) const {
+    OpId def = m_.definingOp(v);
+    if (def == kNone) return false;
+    std::string_view name = m_.opName(def);
+    if (name == "stablehlo.iota") return true;
+    if (name == "stablehlo.broadcast_in_dim") return m_.types.rank(m_.type(m_.operand(def, 0))) == 0;
+    if (name == "stablehlo.constant") {
+      AttrId a = m_.attr(def, "value");
+      if (a == kNoAttr || m_.attrs.get(a).kind != AttrKind::DenseElements) return false;
+      std::string_view body = m_.attrs.get(a).body;
+      return m_.types.numElements(m_.type(v)) > 1 && !body.empty() && body.front() != '[' && body.front() != '"';
+    }
+    return false;
+  }
 
   // Peak of the buffers defined inside `op`'s regions (their arguments alias
   // the op's operands and are not counted again).
@@ -130,7 +150,9 @@ public:
     if (m_.isa(op, "stablehlo.optimization_barrier")) return m_.operand(op, r);
     if (!m_.isa(op, "stablehlo.while") || r >= m_.numOperands(op)) return kNone;
     ValueId o = m_.operand(op, r);
-    if (m_.values[o].isBlockArg || last[o] != i) return kNone;
+    // A splat initial value holds no buffer of its own: the loop's state is
+    // a fresh one.
+    if (m_.values[o].isBlockArg || last[o] != i || fusedIntoConsumers(o)) return kNone;
     return o;
   }
 

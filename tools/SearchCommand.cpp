@@ -18,6 +18,7 @@
 #include "search/LeverSearch.h"
 #include "search/SearchMethod.h"
 #include "sim/Hardware.h"
+#include "sim/ValueCategories.h"
 #include "support/Format.h"
 #include "tactics/ApplySchedule.h"
 #include "tools/Command.h"
@@ -131,6 +132,14 @@ int runSearch(const SearchOptions &o) {
   LeverSearchResult leverSearch;
   std::optional<SearchProblem> leverSearchProblem;
   std::vector<SearchOutcome> results;
+  // The best plan without levers, to say what the levers cost.
+  std::optional<SearchOutcome> withoutLevers;
+  std::string withoutLeversMethod;
+  auto noteWithout = [&](const SearchOutcome &r, const std::string &name) {
+    if (!r.found || (withoutLevers && !r.cost.betterThan(withoutLevers->cost))) return;
+    withoutLevers = r;
+    withoutLeversMethod = name;
+  };
   auto runAll = [&](const SearchProblem &pr, const SearchBudget &b) {
     results.clear();
     for (const SearchMethodInfo *method : methods) results.push_back(runSearchMethod(*method, pr, b));
@@ -166,9 +175,13 @@ int runSearch(const SearchOptions &o) {
         if (!hasTag(e, "expert")) continue;
         SearchOutcome r = runSearchMethod(e, problem, quick);
         if (r.found && double(r.cost.peakBytes) <= 2 * problem.device.hbmCapacity) hopeless = false;
+        noteWithout(r, e.name);
       }
     }
-    if (!hopeless) runAll(problem, budget);
+    if (!hopeless) {
+      runAll(problem, budget);
+      for (size_t i = 0; i < methods.size(); ++i) noteWithout(results[i], methods[i]->name);
+    }
     if (o.levers == "auto" && (hopeless || (results[0].found && !results[0].cost.feasible))) {
       if (budget.progress) std::cerr << "no plan fits: trying memory levers\n";
       leverSearch = searchLevers(reload, o.function, problem, budget.seconds);
@@ -194,6 +207,43 @@ int runSearch(const SearchOptions &o) {
   j["actions"] = buildActionSpace(finalProblem).size();
   j["levers"] = leverProgram ? formatLevers(leverProgram->config) : "none";
   if (leverProgram) j["levers_summary"] = leverProgram->result.summary;
+  // What the levers cost and bought, against the best plan without them,
+  // and what the peak is made of before and after.
+  std::string leverCost, memoryBefore, memoryAfter;
+  if (leverProgram && withoutLevers && results[0].found) {
+    const PlanCost &b = withoutLevers->cost, &a = results[0].cost;
+    double extra = b.computeSeconds > 0 ? a.computeSeconds / b.computeSeconds - 1 : 0;
+    j["levers_cost"] = {{"baseline_method", withoutLeversMethod},
+                        {"compute_seconds_before", b.computeSeconds},
+                        {"compute_seconds_after", a.computeSeconds},
+                        {"peak_bytes_before", b.peakBytes},
+                        {"peak_bytes_after", a.peakBytes}};
+    std::ostringstream c;
+    c << (extra >= 0 ? "+" : "") << std::fixed << std::setprecision(0) << extra * 100 << "% compute ("
+      << formatSeconds(b.computeSeconds) << " -> " << formatSeconds(a.computeSeconds) << "), "
+      << formatGiB(double(b.peakBytes - a.peakBytes)) << " less per device (" << formatGiB(double(b.peakBytes))
+      << " -> " << formatGiB(double(a.peakBytes)) << "), against the best plan without levers ("
+      << withoutLeversMethod << ")";
+    leverCost = c.str();
+    auto breakdown = [](const MemoryReport &r) {
+      std::string out;
+      for (size_t k = 0; k < kNumMemoryCategories; ++k) {
+        if (r.breakdown[k] <= 0) continue;
+        out += (out.empty() ? "" : ", ") + std::string(memoryCategoryName(MemoryCategory(k))) + " " +
+               formatGiB(double(r.breakdown[k]));
+      }
+      return out;
+    };
+    MemoryReport before = describePlanMemory(problem, withoutLevers->shardings);
+    MemoryReport after = describePlanMemory(finalProblem, results[0].shardings);
+    memoryBefore = breakdown(before);
+    memoryAfter = breakdown(after);
+    for (const auto &[key, r] : {std::pair{"memory_before", &before}, std::pair{"memory_after", &after}}) {
+      nlohmann::json bj = nlohmann::json::object();
+      for (size_t k = 0; k < kNumMemoryCategories; ++k) bj[memoryCategoryKey(MemoryCategory(k))] = r->breakdown[k];
+      j["levers_cost"][key] = bj;
+    }
+  }
   j["lever_trials"] = nlohmann::json::array();
   for (const LeverTrial &t : leverSearch.trials)
     j["lever_trials"].push_back({{"levers", formatLevers(t.config)}, {"applied", t.applied}, {"note", t.note},
@@ -254,8 +304,13 @@ int runSearch(const SearchOptions &o) {
                 << t.bestMethod << " (" << formatSeconds(t.seconds) << ")\n";
     }
   }
-  if (leverProgram)
+  if (leverProgram) {
     std::cout << "levers " << formatLevers(leverProgram->config) << ": " << leverProgram->result.summary << "\n";
+    if (!leverCost.empty()) {
+      std::cout << "  cost: " << leverCost << "\n";
+      std::cout << "  peak before: " << memoryBefore << "\n  peak after:  " << memoryAfter << "\n";
+    }
+  }
   std::cout << "\n";
   std::cout << std::left << std::setw(15) << "method" << std::right << std::setw(13) << "step" << std::setw(13)
             << "compute" << std::setw(13) << "comm" << std::setw(13) << "peak mem" << std::setw(6) << "fits"

@@ -104,13 +104,14 @@ TEST(Memory, CategoriesOfATrainingStep) {
 }
 
 TEST(Memory, BreakdownOfATrainingStepPeak) {
-  // Arguments: w 128 B, m 128 B, x 64 B, all resident. The peak (704 B) is
-  // first reached at %m1: arguments + %gf 128 + %lr 128 + %m1 128.
+  // Arguments: w 128 B, m 128 B, x 64 B, all resident. The splat %lr holds
+  // no buffer (XLA fuses it into its consumer). The peak (704 B) is reached
+  // at %w1: arguments + %m1 128 + %s 128 + %w1 128.
   auto m = parse(kTrainStep);
   MemoryReport r = analyzeMemory(*m, m->functions()[0], ShardingMap::fromModule(*m));
   EXPECT_EQ(r.peakBytes, 704);
-  //                 params opt   grads act inputs coll other
-  expectBreakdown(r, {128, 128 + 128, 128, 0, 64, 0, 128});
+  //                 params     opt        grads act inputs coll other
+  expectBreakdown(r, {128 + 128, 128 + 128, 128, 0, 64, 0, 0});
 
   // 1000 B of collective buffers at the gradient dot move the peak there:
   // arguments + %xb 32 + %y 16 (activations) + %g 64 (gradient) + 1000.
@@ -166,15 +167,16 @@ TEST(Memory, CategoriesInsideALoop) {
 }
 
 TEST(Memory, BreakdownOfAPeakInsideALoop) {
-  // Resident w 128 + x 64. At the loop: c0 8 + z 128, whose buffers the
-  // loop updates in place (its results alias them: nothing reads c0 or z
-  // afterwards), and the body's peak at %acc1: i1 8 + g 128 + acc1 128.
+  // Resident w 128 + x 64. At the loop: c0 8, which the loop updates in
+  // place (its result aliases it: nothing reads c0 afterwards), the
+  // accumulator 128 (a fresh buffer: its initial value, the splat z, holds
+  // none), and the body's peak at %acc1: i1 8 + g 128 + acc1 128.
   auto m = parse(kLoopStep);
   MemoryReport r = analyzeMemory(*m, m->functions()[0], ShardingMap::fromModule(*m));
   EXPECT_EQ(r.peakBytes, 192 + 8 + 128 + 264);
-  // Gradients: g and acc1; other: c0 and z (holding the counter and the
-  // accumulator), i1.
-  expectBreakdown(r, {128, 0, 128 + 128, 0, 64, 0, 8 + 128 + 8});
+  // Gradients: the accumulator, g and acc1; other: c0 (holding the
+  // counter) and i1.
+  expectBreakdown(r, {128, 0, 128 + 128 + 128, 0, 64, 0, 8 + 8});
 }
 
 }  // namespace
