@@ -105,12 +105,33 @@ bool microbatch(Module &m, OpId func, int64_t k, MicrobatchResult &out, Diagnost
   }
   out.batch = B;
   out.microbatch = B / k;
+  // Other data arguments share the batch when their dimension 0 has its
+  // name, or has its size and a name no parameter shares (labels the step
+  // does not link to the inputs by a shared factor), as the dp tactic takes
+  // them.
+  std::vector<char> isBatchName(names.names.size(), 0);
+  isBatchName[batch] = 1;
+  {
+    std::vector<char> paramName(names.names.size(), 0);
+    std::vector<ValueId> data = dataArguments(m, func);
+    for (ValueId a : FuncView{m, func}.args()) {
+      if (std::find(data.begin(), data.end(), a) != data.end()) continue;
+      for (int64_t d = 0; d < m.types.rank(m.type(a)); ++d)
+        if (NameId32 n = names.nameOf(a, uint32_t(d)); n != kNoDimName) paramName[n] = 1;
+    }
+    for (ValueId a : data) {
+      TypeId t = m.type(a);
+      if (!m.types.isTensor(t) || m.types.rank(t) == 0 || m.types.shape(t)[0] != B) continue;
+      NameId32 n = names.nameOf(a, 0);
+      if (n != kNoDimName && !paramName[n]) isBatchName[n] = 1;
+    }
+  }
   auto batchDims = [&](ValueId v) {
     std::vector<uint32_t> dims;
     TypeId t = m.type(v);
     if (!m.types.isTensor(t)) return dims;
     for (int64_t d = 0; d < m.types.rank(t); ++d)
-      if (names.nameOf(v, uint32_t(d)) == batch) dims.push_back(uint32_t(d));
+      if (NameId32 n = names.nameOf(v, uint32_t(d)); n != kNoDimName && isBatchName[n]) dims.push_back(uint32_t(d));
     return dims;
   };
   auto isBatch = [&](ValueId v) { return !batchDims(v).empty(); };
@@ -146,7 +167,8 @@ bool microbatch(Module &m, OpId func, int64_t k, MicrobatchResult &out, Diagnost
       bool fresh = m.isa(op, "stablehlo.broadcast_in_dim") || isSplatConstant(m, op, false);
       if (m.isa(op, "stablehlo.iota")) {
         AttrId d = m.attr(op, "iota_dimension");
-        fresh = d != kNoAttr && names.nameOf(m.result(op), uint32_t(m.attrs.get(d).intValue)) != batch;
+        NameId32 n = d == kNoAttr ? kNoDimName : names.nameOf(m.result(op), uint32_t(m.attrs.get(d).intValue));
+        fresh = d != kNoAttr && (n == kNoDimName || !isBatchName[n]);
       }
       if (!fresh) {
         hoisted[op] = 1;
@@ -174,10 +196,13 @@ bool microbatch(Module &m, OpId func, int64_t k, MicrobatchResult &out, Diagnost
   }
   for (ValueId v : m.operands(ret))
     if (isBatch(v)) return fail(ret, "the step returns a per-example value");
-  for (OpId op : names.names[batch].replicatedAt)
-    if (op < inBody.size() && inBody[op])
-      return fail(op, std::string(m.opName(op)) + " needs the batch dimension whole (it slices, pads, sorts or "
-                                                   "concatenates along it)");
+  for (NameId32 n = 0; n < names.names.size(); ++n) {
+    if (!isBatchName[n]) continue;
+    for (OpId op : names.names[n].replicatedAt)
+      if (op < inBody.size() && inBody[op])
+        return fail(op, std::string(m.opName(op)) + " needs the batch dimension whole (it indexes, slices, pads, "
+                                                     "sorts or concatenates along it)");
+  }
   if (sums.empty()) return fail(ret, "nothing in the step sums over the batch");
 
   // Per-example values the body reads from outside: sliced per microbatch.

@@ -5,9 +5,10 @@
 // by k; the parameters and optimizer state do not.
 //
 // Which values are per example comes from the named-dimension analysis: the
-// batch is the name of dimension 0 of the data argument of highest rank (as
-// the dp tactic takes it); a value carries the batch when one of its
-// dimensions has that name. Ops that read per-example values form the loop
+// batch is the name of dimension 0 of the data argument of highest rank, and
+// of the other data arguments whose dimension 0 has that size and a name no
+// parameter shares (labels), as the dp tactic takes it; a value carries the
+// batch when one of its dimensions has one of those names. Ops that read per-example values form the loop
 // body (their per-example dimensions divided by k); an op that turns
 // per-example values into a value without the batch must be a sum over it
 // (dot_general, convolution, reduce or scatter with an add body), whose
@@ -28,9 +29,10 @@
 //
 // Microbatch j takes rows j, j + k, ... so that a batch sharded over devices
 // stays sharded the same way in every microbatch (the split keeps the
-// batch's major factor). A program that mixes examples (batch statistics), slices,
-// sorts or concatenates along the batch, or returns a per-example value is
-// refused with the op that does it.
+// batch's major factor). A program that mixes examples (batch statistics),
+// indexes, slices, sorts or concatenates along the batch (a take_along_axis
+// over it), or returns a per-example value is refused with the op that does
+// it.
 #pragma once
 
 #include "ir/Module.h"

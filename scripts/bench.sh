@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Runs every benchmark; results on stdout: Google Benchmark (parser,
 # analysis, simulator, ILP), then the simulator's fidelity table against
-# Megatron-LM's published runs (docs/fidelity.md) and the sanity table
-# (docs/sanity.md). The search benchmark (bench/search.py, about 15 minutes)
+# Megatron-LM's published runs (docs/fidelity.md), the sanity table
+# (docs/sanity.md) and the memory levers at GPT-3 scale (docs/levers.md,
+# about 4 minutes). The search benchmark (bench/search.py, about 25 minutes)
 # is run on its own.
 set -euo pipefail
 build=${1:-build}
 "$build/bin/autopart_bench" --benchmark_min_time=0.2
 python3 "$(dirname "$0")/../bench/fidelity.py" --build "$build" --no-ablate
 python3 "$(dirname "$0")/../bench/sanity.py" "$build"
+python3 "$(dirname "$0")/../bench/levers.py" "$build"

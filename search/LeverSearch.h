@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "levers/Levers.h"
 #include "search/SearchMethod.h"
 
@@ -46,6 +48,10 @@ struct LeverTrial {
 
 struct LeverSearchResult {
   std::optional<LeverProgram> chosen;  // none: no configuration fits
+  // When none fits with the expert schedules: the configuration whose best
+  // expert plan needs the least memory, for the search to try (it may find
+  // a plan the experts miss).
+  std::optional<LeverProgram> closest;
   std::vector<LeverTrial> trials;
 };
 
@@ -63,5 +69,26 @@ LeverSearchResult searchLevers(const ModuleLoader &load, const std::string &entr
 
 // The problem of a lever program: same mesh and device as `like`.
 SearchProblem leverProblem(const LeverProgram &p, const SearchProblem &like);
+
+// The best of a set of plans of one program, by PlanCost::betterThan.
+struct BestPlan {
+  std::optional<SearchOutcome> outcome;
+  std::string method;
+  void offer(const SearchOutcome &o, const std::string &name);
+};
+
+// The expert schedules' plans of `problem`, the best kept in `best`. True
+// when none comes within twice the device's memory: sharding alone will not
+// fit, so the sharding-only search can be skipped.
+bool shardingAloneHopeless(const SearchProblem &problem, BestPlan &best);
+
+// What the levers cost and bought: the chosen plan (`after`, on the lever
+// program's problem) against the best plan without levers (`before`), with
+// the peak's parts on both sides. JSON fields: baseline_method,
+// compute_seconds_before/after, peak_bytes_before/after, memory_before/after
+// (bytes by category); `formatLeverCost` gives the report's lines.
+nlohmann::json leverCost(const SearchProblem &before, const BestPlan &without, const SearchProblem &after,
+                         const SearchOutcome &chosen);
+std::string formatLeverCost(const nlohmann::json &cost);
 
 }  // namespace autopart

@@ -18,7 +18,6 @@
 #include "search/LeverSearch.h"
 #include "search/SearchMethod.h"
 #include "sim/Hardware.h"
-#include "sim/ValueCategories.h"
 #include "support/Format.h"
 #include "tactics/ApplySchedule.h"
 #include "tools/Command.h"
@@ -132,14 +131,7 @@ int runSearch(const SearchOptions &o) {
   LeverSearchResult leverSearch;
   std::optional<SearchProblem> leverSearchProblem;
   std::vector<SearchOutcome> results;
-  // The best plan without levers, to say what the levers cost.
-  std::optional<SearchOutcome> withoutLevers;
-  std::string withoutLeversMethod;
-  auto noteWithout = [&](const SearchOutcome &r, const std::string &name) {
-    if (!r.found || (withoutLevers && !r.cost.betterThan(withoutLevers->cost))) return;
-    withoutLevers = r;
-    withoutLeversMethod = name;
-  };
+  BestPlan withoutLevers;  // to say what the levers cost
   auto runAll = [&](const SearchProblem &pr, const SearchBudget &b) {
     results.clear();
     for (const SearchMethodInfo *method : methods) results.push_back(runSearchMethod(*method, pr, b));
@@ -166,21 +158,10 @@ int runSearch(const SearchOptions &o) {
   } else {
     // When no expert plan comes within twice the device's memory, sharding
     // alone will not fit either: go to the levers without searching first.
-    bool hopeless = false;
-    if (o.levers == "auto") {
-      hopeless = true;
-      SearchBudget quick = budget;
-      quick.progress = false;
-      for (const SearchMethodInfo &e : searchMethodRegistry()) {
-        if (!hasTag(e, "expert")) continue;
-        SearchOutcome r = runSearchMethod(e, problem, quick);
-        if (r.found && double(r.cost.peakBytes) <= 2 * problem.device.hbmCapacity) hopeless = false;
-        noteWithout(r, e.name);
-      }
-    }
+    bool hopeless = o.levers == "auto" && shardingAloneHopeless(problem, withoutLevers);
     if (!hopeless) {
       runAll(problem, budget);
-      for (size_t i = 0; i < methods.size(); ++i) noteWithout(results[i], methods[i]->name);
+      for (size_t i = 0; i < methods.size(); ++i) withoutLevers.offer(results[i], methods[i]->name);
     }
     if (o.levers == "auto" && (hopeless || (results[0].found && !results[0].cost.feasible))) {
       if (budget.progress) std::cerr << "no plan fits: trying memory levers\n";
@@ -189,6 +170,20 @@ int runSearch(const SearchOptions &o) {
         leverProgram = std::move(leverSearch.chosen);
         leverSearchProblem.emplace(leverProblem(*leverProgram, problem));
         runAll(*leverSearchProblem, budget);
+      } else if (leverSearch.closest) {
+        // No expert plan fits under any configuration tried: the search
+        // may still find one on the closest; else keep the plans without.
+        std::vector<SearchOutcome> without = results;
+        SearchProblem closest = leverProblem(*leverSearch.closest, problem);
+        runAll(closest, budget);
+        if (results[0].found && results[0].cost.feasible) {
+          leverProgram = std::move(leverSearch.closest);
+          leverSearchProblem.emplace(leverProblem(*leverProgram, problem));
+        } else if (hopeless) {
+          runAll(problem, budget);
+        } else {
+          results = std::move(without);
+        }
       } else if (hopeless) {
         runAll(problem, budget);
       }
@@ -209,41 +204,8 @@ int runSearch(const SearchOptions &o) {
   if (leverProgram) j["levers_summary"] = leverProgram->result.summary;
   // What the levers cost and bought, against the best plan without them,
   // and what the peak is made of before and after.
-  std::string leverCost, memoryBefore, memoryAfter;
-  if (leverProgram && withoutLevers && results[0].found) {
-    const PlanCost &b = withoutLevers->cost, &a = results[0].cost;
-    double extra = b.computeSeconds > 0 ? a.computeSeconds / b.computeSeconds - 1 : 0;
-    j["levers_cost"] = {{"baseline_method", withoutLeversMethod},
-                        {"compute_seconds_before", b.computeSeconds},
-                        {"compute_seconds_after", a.computeSeconds},
-                        {"peak_bytes_before", b.peakBytes},
-                        {"peak_bytes_after", a.peakBytes}};
-    std::ostringstream c;
-    c << (extra >= 0 ? "+" : "") << std::fixed << std::setprecision(0) << extra * 100 << "% compute ("
-      << formatSeconds(b.computeSeconds) << " -> " << formatSeconds(a.computeSeconds) << "), "
-      << formatGiB(double(b.peakBytes - a.peakBytes)) << " less per device (" << formatGiB(double(b.peakBytes))
-      << " -> " << formatGiB(double(a.peakBytes)) << "), against the best plan without levers ("
-      << withoutLeversMethod << ")";
-    leverCost = c.str();
-    auto breakdown = [](const MemoryReport &r) {
-      std::string out;
-      for (size_t k = 0; k < kNumMemoryCategories; ++k) {
-        if (r.breakdown[k] <= 0) continue;
-        out += (out.empty() ? "" : ", ") + std::string(memoryCategoryName(MemoryCategory(k))) + " " +
-               formatGiB(double(r.breakdown[k]));
-      }
-      return out;
-    };
-    MemoryReport before = describePlanMemory(problem, withoutLevers->shardings);
-    MemoryReport after = describePlanMemory(finalProblem, results[0].shardings);
-    memoryBefore = breakdown(before);
-    memoryAfter = breakdown(after);
-    for (const auto &[key, r] : {std::pair{"memory_before", &before}, std::pair{"memory_after", &after}}) {
-      nlohmann::json bj = nlohmann::json::object();
-      for (size_t k = 0; k < kNumMemoryCategories; ++k) bj[memoryCategoryKey(MemoryCategory(k))] = r->breakdown[k];
-      j["levers_cost"][key] = bj;
-    }
-  }
+  nlohmann::json cost = leverProgram ? leverCost(problem, withoutLevers, finalProblem, results[0]) : nullptr;
+  if (!cost.is_null()) j["levers_cost"] = cost;
   j["lever_trials"] = nlohmann::json::array();
   for (const LeverTrial &t : leverSearch.trials)
     j["lever_trials"].push_back({{"levers", formatLevers(t.config)}, {"applied", t.applied}, {"note", t.note},
@@ -306,10 +268,7 @@ int runSearch(const SearchOptions &o) {
   }
   if (leverProgram) {
     std::cout << "levers " << formatLevers(leverProgram->config) << ": " << leverProgram->result.summary << "\n";
-    if (!leverCost.empty()) {
-      std::cout << "  cost: " << leverCost << "\n";
-      std::cout << "  peak before: " << memoryBefore << "\n  peak after:  " << memoryAfter << "\n";
-    }
+    std::cout << formatLeverCost(cost);
   }
   std::cout << "\n";
   std::cout << std::left << std::setw(15) << "method" << std::right << std::setw(13) << "step" << std::setw(13)

@@ -35,8 +35,8 @@ func.func public @main(%w1: tensor<4x16xf32> {jax.arg_info = "params['w1']"}, %w
 }
 )";
 
-// A GPT step of `layers` layers, bf16.
-inline std::unique_ptr<Module> smallGpt(int64_t layers = 3, int64_t batch = 8, int64_t seq = 64) {
+// The text of a GPT step of `layers` layers (d 64, 4 heads), bf16.
+inline std::string smallGptText(int64_t layers = 3, int64_t batch = 8, int64_t seq = 64) {
   gen::GptConfig c;
   c.layers = layers;
   c.dModel = 64;
@@ -46,7 +46,11 @@ inline std::unique_ptr<Module> smallGpt(int64_t layers = 3, int64_t batch = 8, i
   c.seq = seq;
   c.batch = batch;
   c.vocab = 128;
-  return parse(generatedText(gen::generateGpt, c), "gpt.mlir");
+  return generatedText(gen::generateGpt, c);
+}
+
+inline std::unique_ptr<Module> smallGpt(int64_t layers = 3, int64_t batch = 8, int64_t seq = 64) {
+  return parse(smallGptText(layers, batch, seq), "gpt.mlir");
 }
 
 // The value a `%name = ...` defines: the result of the n-th op named `op`.

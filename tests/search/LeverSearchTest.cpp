@@ -7,21 +7,8 @@
 namespace autopart {
 namespace {
 
-std::string gptText(int64_t layers, int64_t seq) {
-  gen::GptConfig c;
-  c.layers = layers;
-  c.dModel = 64;
-  c.heads = 4;
-  c.headDim = 16;
-  c.ffn = 256;
-  c.seq = seq;
-  c.batch = 16;
-  c.vocab = 128;
-  return testing::generatedText(gen::generateGpt, c);
-}
-
 TEST(LeverSearch, BuysMemoryOnlyAsFarAsNeeded) {
-  std::string text = gptText(4, 256);
+  std::string text = testing::smallGptText(4, 16, 256);
   auto m = testing::parse(text);
   ASSERT_TRUE(m);
   OpId f = m->findEntryFunction();
