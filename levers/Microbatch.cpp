@@ -161,15 +161,14 @@ bool microbatch(Module &m, OpId func, int64_t k, MicrobatchResult &out, Diagnost
       return fail(op, std::string(m.opName(op)) +
                           " mixes the examples (it reads a sum over the batch before every microbatch has added to it)");
     if (!batchIn) {
-      // Creates a per-example value from nothing per-example: recreated per
-      // microbatch when that gives the same values, else computed whole
-      // before the loop and sliced.
-      bool fresh = m.isa(op, "stablehlo.broadcast_in_dim") || isSplatConstant(m, op, false);
-      if (m.isa(op, "stablehlo.iota")) {
-        AttrId d = m.attr(op, "iota_dimension");
-        NameId32 n = d == kNoAttr ? kNoDimName : names.nameOf(m.result(op), uint32_t(m.attrs.get(d).intValue));
-        fresh = d != kNoAttr && (n == kNoDimName || !isBatchName[n]);
-      }
+      // Creates a per-example value from nothing per-example. Broadcasts,
+      // splats and iotas are recreated at the microbatch's shape: an iota
+      // along the batch then numbers the microbatch's own rows, as it does
+      // when JAX traces the step for a microbatch (take_along_axis indexes
+      // the logits' rows with one). Anything else (random bits) is computed
+      // whole before the loop and sliced, so it keeps its values.
+      bool fresh = m.isa(op, "stablehlo.broadcast_in_dim") || isSplatConstant(m, op, false) ||
+                   m.isa(op, "stablehlo.iota");
       if (!fresh) {
         hoisted[op] = 1;
         continue;

@@ -30,9 +30,8 @@
 // Microbatch j takes rows j, j + k, ... so that a batch sharded over devices
 // stays sharded the same way in every microbatch (the split keeps the
 // batch's major factor). A program that mixes examples (batch statistics),
-// indexes, slices, sorts or concatenates along the batch (a take_along_axis
-// over it), or returns a per-example value is refused with the op that does
-// it.
+// slices, sorts or concatenates along the batch, or returns a per-example
+// value is refused with the op that does it.
 #pragma once
 
 #include "ir/Module.h"

@@ -127,3 +127,36 @@ TEST(Levers, BothRewritesCompose) {
 
 }  // namespace
 }  // namespace autopart
+
+namespace autopart {
+namespace {
+
+// A real JAX export (value_and_grad + SGD of an MNIST MLP, batch 128,
+// ../shared/models): its labels are a data argument of their own, indexed
+// with take_along_axis; both levers apply, with the same FLOPs for
+// microbatching.
+TEST(Levers, ApplyToARealJaxTrainingStep) {
+  std::string path = std::string(AUTOPART_SHARED_DIR) + "/models/jax_mnist_mlp_train_step.mlir";
+  std::string text;
+  Diagnostics io;
+  if (!readFile(path, text, io)) GTEST_SKIP() << "no " << path;
+  for (LeverConfig c : {LeverConfig{RematPolicy::None, 4}, LeverConfig{RematPolicy::Full, 1},
+                        LeverConfig{RematPolicy::Full, 2}}) {
+    auto m = testing::parse(text, path);
+    ASSERT_TRUE(m);
+    OpId f = m->findEntryFunction();
+    LeverResult r;
+    Diagnostics diags;
+    ASSERT_TRUE(applyLevers(*m, f, c, r, diags)) << formatLevers(c) << ": " << diags.errorText();
+    if (c.microbatches > 1) {
+      EXPECT_EQ(r.microbatchSize, 128 / c.microbatches);
+      EXPECT_EQ(staticTripCount(*m, r.loop), c.microbatches);
+    }
+    if (c.remat != RematPolicy::None) {
+      EXPECT_GT(r.remat.recomputedValues, 0) << formatLevers(c);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace autopart
