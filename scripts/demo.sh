@@ -33,3 +33,9 @@ echo
 echo "== the plan's arguments ($out/plan.mlir):"
 grep -o '%arg[0-9]*: tensor<[^>]*> {jax.arg_info = "[^"]*", mhlo.sharding = "[^"]*", sdy.sharding = #sdy.sharding<@mesh, \[[^]]*\]>}' "$out/plan.mlir" > "$out/plan-args.txt" || true
 head -8 "$out/plan-args.txt"
+echo
+echo "== memory levers: GPT 350M, 128 sequences on 8 A100s does not fit by sharding alone"
+"$bin/autopart" gen gpt --preset 350m --batch 128 -o "$out/gpt350m.mlir"
+"$bin/autopart" search "$out/gpt350m.mlir" --mesh data=8 --device a100-80gb --time-budget 5 --seed 1 \
+    -o "$out/gpt350m-plan.mlir" > "$out/levers.txt"
+head -14 "$out/levers.txt"
