@@ -42,6 +42,25 @@ SearchProblem leverProblem(const LeverProgram &p, const SearchProblem &like) {
   return SearchProblem{*p.module, p.func, like.mesh, like.meshName, *p.names, like.device, std::move(base), like.axes};
 }
 
+void BestPlan::offer(const SearchOutcome &o, const std::string &name) {
+  if (!o.found || (outcome && !o.cost.betterThan(outcome->cost))) return;
+  outcome = o;
+  method = name;
+}
+
+void expertPlans(const SearchProblem &problem, BestPlan &best,
+                 const std::function<void(const SearchOutcome &)> &each) {
+  SearchBudget quick;
+  quick.progress = false;
+  findSearchMethod("mcts");  // lets the providers add the experts
+  for (const SearchMethodInfo &e : searchMethodRegistry()) {
+    if (std::find(e.tags.begin(), e.tags.end(), "expert") == e.tags.end()) continue;
+    SearchOutcome r = runSearchMethod(e, problem, quick);
+    if (each) each(r);
+    best.offer(r, e.name);
+  }
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -53,21 +72,12 @@ LeverTrial priceWithExperts(const LeverProgram &p, const SearchProblem &like) {
   t.config = p.config;
   t.applied = true;
   t.note = p.result.summary;
-  SearchProblem problem = leverProblem(p, like);
-  SearchBudget budget;
-  budget.seconds = 10;
-  budget.progress = false;
-  bool any = false;
-  findSearchMethod("mcts");  // lets the providers add the experts
-  for (const SearchMethodInfo &method : searchMethodRegistry()) {
-    if (std::find(method.tags.begin(), method.tags.end(), "expert") == method.tags.end()) continue;
-    SearchOutcome o = runSearchMethod(method, problem, budget);
-    if (!o.found) continue;
-    if (!any || o.cost.betterThan(t.cost)) {
-      t.cost = o.cost;
-      t.bestMethod = method.name;
-      any = true;
-    }
+  BestPlan best;
+  expertPlans(leverProblem(p, like), best);
+  bool any = best.outcome.has_value();
+  if (any) {
+    t.cost = best.outcome->cost;
+    t.bestMethod = best.method;
   }
   if (!any) {
     t.cost.feasible = false;
@@ -153,23 +163,11 @@ LeverSearchResult searchLevers(const ModuleLoader &load, const std::string &entr
   return out;
 }
 
-void BestPlan::offer(const SearchOutcome &o, const std::string &name) {
-  if (!o.found || (outcome && !o.cost.betterThan(outcome->cost))) return;
-  outcome = o;
-  method = name;
-}
-
 bool shardingAloneHopeless(const SearchProblem &problem, BestPlan &best) {
-  SearchBudget quick;
-  quick.progress = false;
   bool hopeless = true;
-  findSearchMethod("mcts");  // lets the providers add the experts
-  for (const SearchMethodInfo &e : searchMethodRegistry()) {
-    if (std::find(e.tags.begin(), e.tags.end(), "expert") == e.tags.end()) continue;
-    SearchOutcome r = runSearchMethod(e, problem, quick);
+  expertPlans(problem, best, [&](const SearchOutcome &r) {
     if (r.found && double(r.cost.peakBytes) <= 2 * problem.device.hbmCapacity) hopeless = false;
-    best.offer(r, e.name);
-  }
+  });
   return hopeless;
 }
 

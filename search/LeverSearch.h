@@ -77,6 +77,11 @@ struct BestPlan {
   void offer(const SearchOutcome &o, const std::string &name);
 };
 
+// Runs every expert schedule on `problem`, keeping the best plan in `best`
+// and showing each to `each` (may be empty).
+void expertPlans(const SearchProblem &problem, BestPlan &best,
+                 const std::function<void(const SearchOutcome &)> &each = {});
+
 // The expert schedules' plans of `problem`, the best kept in `best`. True
 // when none comes within twice the device's memory: sharding alone will not
 // fit, so the sharding-only search can be skipped.
