@@ -242,4 +242,15 @@ private:
   void setEntryAttr(std::string_view listName, size_t count, size_t i, std::string_view name, AttrId value);
 };
 
+// Calls `fn` on every value `op` reads: its operands, then the operands of
+// the ops nested in its regions (a loop body's reads of values from outside
+// are reads of the loop).
+template <typename Fn> void forEachRead(const Module &m, OpId op, Fn &&fn) {
+  for (ValueId v : m.operands(op)) fn(v);
+  if (m.numRegions(op))
+    m.walk(op, [&](OpId inner) {
+      for (ValueId v : m.operands(inner)) fn(v);
+    });
+}
+
 }  // namespace autopart

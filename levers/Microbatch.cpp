@@ -11,14 +11,6 @@ namespace autopart {
 
 namespace {
 
-template <typename Fn> void forEachRead(const Module &m, OpId op, Fn fn) {
-  for (ValueId v : m.operands(op)) fn(v);
-  if (m.numRegions(op))
-    m.walk(op, [&](OpId inner) {
-      for (ValueId v : m.operands(inner)) fn(v);
-    });
-}
-
 // Every value `op` defines: results, and inside its regions block arguments
 // and results.
 template <typename Fn> void forEachDefined(const Module &m, OpId op, Fn fn) {

@@ -64,15 +64,6 @@ bool hasRepeatedName(const Module &m, const NamedDimensions &names, ValueId v) {
   return false;
 }
 
-// Calls fn on every value `op` reads, inside its regions too.
-template <typename Fn> void forEachRead(const Module &m, OpId op, Fn fn) {
-  for (ValueId v : m.operands(op)) fn(v);
-  if (m.numRegions(op))
-    m.walk(op, [&](OpId inner) {
-      for (ValueId v : m.operands(inner)) fn(v);
-    });
-}
-
 }  // namespace
 
 bool rematerialize(Module &m, OpId func, BlockId block, RematPolicy policy, RematResult &out,

@@ -32,11 +32,7 @@ StepStructure analyzeStep(const Module &m, OpId func, BlockId block, const std::
   auto propagate = [&](std::vector<bool> &flag) {
     m.walk(func, [&](OpId op) {
       bool dep = false;
-      for (ValueId v : m.operands(op)) dep = dep || flag[v];
-      if (!dep && m.numRegions(op))
-        m.walk(op, [&](OpId inner) {
-          for (ValueId v : m.operands(inner)) dep = dep || flag[v];
-        });
+      forEachRead(m, op, [&](ValueId v) { dep = dep || flag[v]; });
       if (!dep) return;
       for (uint32_t r = 0; r < m.numResults(op); ++r) flag[m.result(op, r)] = true;
     });
@@ -49,14 +45,7 @@ StepStructure analyzeStep(const Module &m, OpId func, BlockId block, const std::
   for (size_t i = 0; i < n; ++i) s.position[s.ops[i]] = uint32_t(i);
   s.lastUse.assign(m.values.size(), kNone);
   // Uses before the boundary are forward uses; found after the boundary.
-  for (size_t i = 0; i < n; ++i) {
-    auto note = [&](ValueId v) { s.lastUse[v] = uint32_t(i); };
-    for (ValueId v : m.operands(s.ops[i])) note(v);
-    if (m.numRegions(s.ops[i]))
-      m.walk(s.ops[i], [&](OpId inner) {
-        for (ValueId v : m.operands(inner)) note(v);
-      });
-  }
+  for (size_t i = 0; i < n; ++i) forEachRead(m, s.ops[i], [&](ValueId v) { s.lastUse[v] = uint32_t(i); });
   auto bytesOf = [&](ValueId v) {
     TypeId t = m.type(v);
     return m.types.isTensor(t) && !m.types.hasDynamicDim(t) ? m.types.byteSize(t) : int64_t(0);
@@ -96,11 +85,7 @@ StepStructure analyzeStep(const Module &m, OpId func, BlockId block, const std::
           }
           continue;
         }
-        for (ValueId v : m.operands(op)) lossReaching[v] = 1;
-        if (m.numRegions(op))
-          m.walk(op, [&](OpId inner) {
-            for (ValueId v : m.operands(inner)) lossReaching[v] = 1;
-          });
+        forEachRead(m, op, [&](ValueId v) { lossReaching[v] = 1; });
       }
     };
     if (ret != kNone) mark(f.entry());
@@ -154,15 +139,10 @@ StepStructure analyzeStep(const Module &m, OpId func, BlockId block, const std::
   for (size_t i = 0; i < n; ++i) {
     // Returning a forward value (the loss) is not reading it backwards.
     bool terminator = i + 1 == n && m.numResults(s.ops[i]) == 0;
-    auto note = [&](ValueId v) {
+    forEachRead(m, s.ops[i], [&](ValueId v) {
       if (forward[i]) lastForward[v] = uint32_t(i);
       else if (!terminator || !lossReaching[v]) readByBackward[v] = 1;
-    };
-    for (ValueId v : m.operands(s.ops[i])) note(v);
-    if (m.numRegions(s.ops[i]))
-      m.walk(s.ops[i], [&](OpId inner) {
-        for (ValueId v : m.operands(inner)) note(v);
-      });
+    });
   }
   for (uint32_t i : fwd)
     for (uint32_t r = 0; r < m.numResults(s.ops[i]); ++r) {

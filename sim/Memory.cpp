@@ -121,12 +121,7 @@ public:
     // Values defined here start unused (used last where defined).
     for (OpId op : ops)
       for (uint32_t r = 0; r < m_.numResults(op); ++r) last[m_.result(op, r)] = 0;
-    for (size_t i = 0; i < ops.size(); ++i) {
-      for (ValueId v : m_.operands(ops[i])) last[v] = i;
-      m_.walk(ops[i], [&](OpId inner) {
-        for (ValueId v : m_.operands(inner)) last[v] = i;
-      });
-    }
+    for (size_t i = 0; i < ops.size(); ++i) forEachRead(m_, ops[i], [&](ValueId v) { last[v] = i; });
     // Results that reuse an operand's buffer keep it alive as long as they
     // are; walked backwards so that chains (barrier of a barrier) resolve.
     if (aliased_.size() != m_.values.size()) aliased_.assign(m_.values.size(), 0);
