@@ -1,12 +1,13 @@
 #include "sim/Simulator.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "analysis/CarriedState.h"
+#include "analysis/LoopSums.h"
 #include "rules/OpShardingRuleRegistry.h"
 #include "rules/RuleCache.h"
 #include "sim/Flops.h"
-#include "analysis/LoopSums.h"
 #include "sim/TripCount.h"
 
 namespace autopart {
@@ -132,16 +133,17 @@ void Simulator::findSunkReductions(OpId loop, size_t loopSite, size_t bodyBegin,
   if (sunkOf_.size() < sites_.size()) sunkOf_.resize(sites_.size(), -1);
   if (trips <= 1) return;
   if (!loopSums_) loopSums_ = std::make_shared<const LoopSums>(m_, entry_);
-  for (uint32_t j = 0; j < m_.numResults(loop); ++j) {
-    const LoopSum *sum = loopSums_->of(m_.result(loop, j));
-    if (!sum) continue;
-    OpId def = m_.definingOp(sum->part);
-    for (size_t i = bodyBegin; i < sites_.size(); ++i)
-      if (sites_[i].op == def) {
-        sunkOf_[i] = int32_t(sunk_.size());
-        sunk_.push_back({uint32_t(i), uint32_t(loopSite), uint32_t(sites_.size()), j, trips});
-        break;
-      }
+  // The ops computing each summed part, then one pass over the body's sites
+  // (a loop may carry a thousand gradient sums).
+  std::unordered_map<OpId, uint32_t> partOf;  // defining op -> loop result
+  for (uint32_t j = 0; j < m_.numResults(loop); ++j)
+    if (const LoopSum *sum = loopSums_->of(m_.result(loop, j))) partOf.emplace(m_.definingOp(sum->part), j);
+  for (size_t i = bodyBegin; i < sites_.size() && !partOf.empty(); ++i) {
+    auto it = partOf.find(sites_[i].op);
+    if (it == partOf.end()) continue;
+    sunkOf_[i] = int32_t(sunk_.size());
+    sunk_.push_back({uint32_t(loopSite), uint32_t(sites_.size()), it->second, trips});
+    partOf.erase(it);
   }
 }
 

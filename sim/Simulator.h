@@ -150,7 +150,6 @@ private:
   // once after the loop instead of x in every iteration, so an all-reduce of
   // x costs 1/trips and is due where the loop's result is first read.
   struct SunkReduction {
-    uint32_t site = 0;       // site defining x
     uint32_t loopSite = 0;   // the while
     uint32_t loopEnd = 0;    // first site after the loop body
     uint32_t result = 0;     // the loop result carrying the sum
