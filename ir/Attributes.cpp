@@ -295,6 +295,12 @@ std::string_view AttrTable::stringValue(AttrId id) const {
   return std::string_view(a.text).substr(1, a.text.size() - 2);
 }
 
+bool AttrTable::isSplat(AttrId id) const {
+  if (id == kNoAttr || get(id).kind != AttrKind::DenseElements || get(id).prefix != "dense") return false;
+  std::string_view body = get(id).body;
+  return !body.empty() && body.front() != '[' && body.front() != '"';
+}
+
 AttrId AttrTable::field(AttrId id, std::string_view key) const {
   if (id == kNoAttr) return kNoAttr;
   const AttrStorage &a = attrs_[id];

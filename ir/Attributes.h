@@ -124,6 +124,9 @@ public:
   std::string_view stringValue(AttrId id) const;  // unquoted String contents
   // DialectStruct / Dict lookup by key; kNoAttr when absent.
   AttrId field(AttrId id, std::string_view key) const;
+  // A `dense<v>` holding one value for every element (`dense<0.0>`), not a
+  // list, a hex string or a `dense_resource` blob.
+  bool isSplat(AttrId id) const;
 
 private:
   AttrId intern(AttrStorage &&s);

@@ -32,10 +32,9 @@ bool regionOnlyAdds(const Module &m, OpId op, uint32_t region) {
 bool isSplatConstant(const Module &m, OpId op, bool zeroOnly) {
   if (!m.isa(op, "stablehlo.constant")) return false;
   AttrId a = m.attr(op, "value");
-  if (a == kNoAttr || m.attrs.get(a).kind != AttrKind::DenseElements || m.attrs.get(a).prefix != "dense") return false;
-  std::string body(m.attrs.get(a).body);
-  if (body.empty() || body.front() == '[' || body.front() == '"') return false;
+  if (!m.attrs.isSplat(a)) return false;
   if (!zeroOnly) return true;
+  std::string body(m.attrs.get(a).body);
   char *end = nullptr;
   double d = std::strtod(body.c_str(), &end);
   return end && *end == '\0' && d == 0.0;

@@ -32,12 +32,8 @@ public:
     std::string_view name = m_.opName(def);
     if (name == "stablehlo.iota") return true;
     if (name == "stablehlo.broadcast_in_dim") return m_.types.rank(m_.type(m_.operand(def, 0))) == 0;
-    if (name == "stablehlo.constant") {
-      AttrId a = m_.attr(def, "value");
-      if (a == kNoAttr || m_.attrs.get(a).kind != AttrKind::DenseElements) return false;
-      std::string_view body = m_.attrs.get(a).body;
-      return m_.types.numElements(m_.type(v)) > 1 && !body.empty() && body.front() != '[' && body.front() != '"';
-    }
+    if (name == "stablehlo.constant")
+      return m_.types.numElements(m_.type(v)) > 1 && m_.attrs.isSplat(m_.attr(def, "value"));
     return false;
   }
 
