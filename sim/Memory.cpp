@@ -12,7 +12,8 @@ namespace {
 class Liveness {
 public:
   Liveness(const Module &m, const ShardingMap &s, const std::function<int64_t(OpId)> &t)
-      : m_(m), shardings_(s), transient_(t) {}
+      : m_(m), shardings_(s), transient_(t), iota_(m.names.find("stablehlo.iota")),
+        broadcast_(m.names.find("stablehlo.broadcast_in_dim")), constant_(m.names.find("stablehlo.constant")) {}
 
   int64_t bytes(ValueId v) const {
     if (fusedIntoConsumers(v)) return 0;
@@ -29,10 +30,11 @@ public:
   bool fusedIntoConsumers(ValueId v) const {
     OpId def = m_.definingOp(v);
     if (def == kNone) return false;
-    std::string_view name = m_.opName(def);
-    if (name == "stablehlo.iota") return true;
-    if (name == "stablehlo.broadcast_in_dim") return m_.types.rank(m_.type(m_.operand(def, 0))) == 0;
-    if (name == "stablehlo.constant")
+    // (By interned name: every value of every walk asks.)
+    NameId name = m_.ops[def].name;
+    if (name == iota_) return true;
+    if (name == broadcast_) return m_.types.rank(m_.type(m_.operand(def, 0))) == 0;
+    if (name == constant_)
       return m_.types.numElements(m_.type(v)) > 1 && m_.attrs.isSplat(m_.attr(def, "value"));
     return false;
   }
@@ -151,6 +153,7 @@ private:
   const Module &m_;
   const ShardingMap &shardings_;
   const std::function<int64_t(OpId)> &transient_;
+  const NameId iota_, broadcast_, constant_;  // kNoName when the module has none
   mutable std::vector<size_t> last_;
   mutable std::vector<char> aliased_;
 };
