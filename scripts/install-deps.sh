@@ -3,6 +3,7 @@
 # machine that already has them pays nothing.
 set -euo pipefail
 packages=(cmake ninja-build g++ clang libgtest-dev libgmock-dev libbenchmark-dev
+          pybind11-dev python3-dev python3-setuptools python3-wheel python3-venv
           llvm-14-tools libcli11-dev nlohmann-json3-dev libyaml-cpp-dev python3
           libclang-rt-14-dev coinor-libcbc-dev pkg-config)
 missing=()

@@ -1,19 +1,22 @@
 // Reading an input program for a subcommand: file or stdin, parse errors as
-// `file:line:col: error: ...` on stderr.
+// `file:line:col: error: ...` on stderr (api/Program.h parses).
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
-#include "ir/Module.h"
+#include "api/Program.h"
 
 namespace autopart {
 
+// The file's text, named for diagnostics ("-": stdin, "<stdin>"); prints
+// `autopart: error: cannot open ...` and returns nullopt when unreadable.
+std::optional<ProgramText> readProgram(const std::string &path);
+
 std::unique_ptr<Module> loadModule(const std::string &path);
 
-// The function a planning command works on (`wanted`, else `main`, else the
-// first public one with a body), checked to have only static argument
-// shapes. Prints `autopart COMMAND: error: ...` and returns kNone otherwise.
+// api's findPlannableEntry, printing `autopart COMMAND: error: ...`.
 OpId findPlannableEntry(const Module &m, const std::string &wanted, const char *command);
 
 }  // namespace autopart

@@ -1,0 +1,97 @@
+#include "api/Program.h"
+
+#include <cctype>
+#include <sstream>
+
+#include "asm/Parser.h"
+
+namespace autopart {
+
+std::unique_ptr<Module> parseProgram(ProgramText program, Diagnostics &diags) {
+  ParseError perr;
+  std::unique_ptr<Module> m = parseModule(std::move(program.text), program.fileName, &perr);
+  if (!m) diags.emit(Severity::Error, program.fileName, perr.line, perr.col, perr.message);
+  return m;
+}
+
+std::optional<Mesh> parseMeshSpec(const std::string &spec, Diagnostics &diags) {
+  Mesh mesh;
+  std::stringstream ss(spec);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    size_t eq = item.find('=');
+    std::string name = item.substr(0, eq);
+    while (!name.empty() && name.front() == ' ') name.erase(name.begin());
+    if (eq == std::string::npos || name.empty()) {
+      diags.error("--mesh: mesh axis '" + item + "' is not of the form name=size");
+      return std::nullopt;
+    }
+    for (char c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') {
+        diags.error("--mesh: mesh axis name '" + name + "' must be alphanumeric");
+        return std::nullopt;
+      }
+    std::string size = item.substr(eq + 1);
+    char *end = nullptr;
+    long long v = std::strtoll(size.c_str(), &end, 10);
+    if (size.empty() || *end != '\0' || v < 1 || v > (1 << 20)) {
+      diags.error("--mesh: mesh axis '" + name + "' needs a positive size, got '" + size + "'");
+      return std::nullopt;
+    }
+    if (mesh.axisIndex(name) >= 0) {
+      diags.error("--mesh: mesh axis '" + name + "' is given twice");
+      return std::nullopt;
+    }
+    mesh.axes.push_back({name, v});
+  }
+  if (mesh.axes.empty()) {
+    diags.error("--mesh: empty mesh");
+    return std::nullopt;
+  }
+  return mesh;
+}
+
+std::optional<std::pair<std::string, Mesh>> findModuleMesh(const Module &m) {
+  std::optional<std::pair<std::string, Mesh>> found;
+  m.walk(m.top, [&](OpId op) {
+    if (found || !m.isa(op, "sdy.mesh")) return;
+    AttrId a = m.attr(op, "mesh");
+    AttrId n = m.attr(op, "sym_name");
+    if (a == kNoAttr || n == kNoAttr || !m.attrs.get(a).mesh) return;
+    found = std::make_pair(std::string(m.attrs.stringValue(n)), *m.attrs.get(a).mesh);
+  });
+  return found;
+}
+
+std::optional<Mesh> resolveMesh(const Module &m, const std::string &meshSpec, Diagnostics &diags,
+                                std::string *meshName) {
+  *meshName = "mesh";
+  std::optional<Mesh> mesh;
+  if (auto found = findModuleMesh(m)) {
+    *meshName = found->first;
+    mesh = found->second;
+  }
+  if (!meshSpec.empty()) return parseMeshSpec(meshSpec, diags);
+  if (!mesh) diags.error("no mesh: pass --mesh (e.g. data=8,model=4) or put an sdy.mesh in the input");
+  return mesh;
+}
+
+OpId findPlannableEntry(const Module &m, const std::string &wanted, Diagnostics &diags) {
+  OpId func = m.findEntryFunction(wanted);
+  if (func == kNone) {
+    diags.error("no entry function" + (wanted.empty() ? std::string() : " named '" + wanted + "'") +
+                " with a body");
+    return kNone;
+  }
+  FuncView f{m, func};
+  for (ValueId v : f.args())
+    if (m.types.hasDynamicDim(m.type(v))) {
+      diags.error("argument of type " + std::string(m.types.str(m.type(v))) +
+                      " has dynamic dimensions, which planning does not support",
+                  m.fileName);
+      return kNone;
+    }
+  return func;
+}
+
+}  // namespace autopart

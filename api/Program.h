@@ -1,0 +1,52 @@
+// A program handed to the library as text (from a file the CLI read, or a
+// string from Python), parsed into a Module, and the pieces every planning
+// request resolves on it: the mesh and the entry function. Errors go into a
+// `Diagnostics` (a parse error located as `file:line:col: error: ...`), so
+// the CLI prints them and Python raises them:
+//
+//   ProgramText p{"func.func @main(%a: tensor<8xf32>) ...", "model.mlir"};
+//   std::unique_ptr<Module> m = parseProgram(p, diags);
+//   resolveMesh(*m, "data=8,model=4", diags, &meshName) -> <["data"=8, "model"=4]>, meshName "mesh"
+//   parseProgram({"func.func @main(", "x.mlir"}, diags) -> null,
+//     diags: x.mlir:1:16: error: expected ...
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "ir/Module.h"
+#include "ir/Sharding.h"
+#include "support/Diagnostics.h"
+
+namespace autopart {
+
+struct ProgramText {
+  std::string text;
+  std::string fileName = "<string>";  // where diagnostics point
+};
+
+// Null, with the parse error in `diags`, when the text does not parse.
+std::unique_ptr<Module> parseProgram(ProgramText program, Diagnostics &diags);
+
+// The `--mesh` syntax: `data=8,model=4` (axes major to minor).
+//
+//   parseMeshSpec("data=8,model=4") -> <["data"=8, "model"=4]>
+std::optional<Mesh> parseMeshSpec(const std::string &spec, Diagnostics &diags);
+
+// The first `sdy.mesh` of the module: (symbol name, mesh), or nullopt.
+std::optional<std::pair<std::string, Mesh>> findModuleMesh(const Module &m);
+
+// The mesh a request works on: `meshSpec` when given, else the module's own
+// `sdy.mesh` (whose symbol name goes to `meshName`; "mesh" otherwise).
+// Nullopt, with an error without location, when neither is there or the spec
+// does not parse.
+std::optional<Mesh> resolveMesh(const Module &m, const std::string &meshSpec, Diagnostics &diags,
+                                std::string *meshName);
+
+// The function a planning request works on (`wanted`, else `main`, else the
+// first public one with a body), checked to have only static argument
+// shapes; kNone with the reason in `diags` otherwise.
+OpId findPlannableEntry(const Module &m, const std::string &wanted, Diagnostics &diags);
+
+}  // namespace autopart
