@@ -17,6 +17,8 @@
 
 #include "ir/Module.h"
 #include "ir/Sharding.h"
+#include "propagation/CompleteShardings.h"
+#include "tactics/ApplySchedule.h"
 #include "support/Diagnostics.h"
 
 namespace autopart {
@@ -48,5 +50,14 @@ std::optional<Mesh> resolveMesh(const Module &m, const std::string &meshSpec, Di
 // first public one with a body), checked to have only static argument
 // shapes; kNone with the reason in `diags` otherwise.
 OpId findPlannableEntry(const Module &m, const std::string &wanted, Diagnostics &diags);
+
+// The shardings a plan of `func` starts from: the input's argument shardings
+// after Shardy's propagation (propagation/CompleteShardings.h), as XLA would
+// complete them, when `propagate`; else the input's argument shardings as
+// written. Propagation runs on a second parse of the module, so `m` (and the
+// program written from it) keeps only what the user wrote. False (errors in
+// `diags`) when propagation fails.
+bool seedInputShardings(const Module &m, OpId func, bool propagate, ShardingVector &state, Diagnostics &diags,
+                        CompletionStats *stats = nullptr);
 
 }  // namespace autopart
