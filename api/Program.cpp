@@ -8,6 +8,11 @@
 
 namespace autopart {
 
+void addNotes(std::vector<Note> &notes, Diagnostics &diags) {
+  for (const Diagnostic &d : diags.all()) notes.push_back({"", d});
+  diags.clear();
+}
+
 std::unique_ptr<Module> parseProgram(ProgramText program, Diagnostics &diags) {
   ParseError perr;
   std::unique_ptr<Module> m = parseModule(std::move(program.text), program.fileName, &perr);

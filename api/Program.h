@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ir/Module.h"
 #include "ir/Sharding.h"
@@ -27,6 +28,18 @@ struct ProgramText {
   std::string text;
   std::string fileName = "<string>";  // where diagnostics point
 };
+
+// What a request noted on the way, in order: a diagnostic of an analysis it
+// ran (not an error), or a line of its own ("levers remat:full: ...",
+// "pinned 3 op(s) ..."). The CLI prints them to stderr as before; Python
+// turns the diagnostics into warnings and keeps the lines.
+struct Note {
+  std::string line;                     // when not a diagnostic
+  std::optional<Diagnostic> diagnostic;
+};
+
+// Appends each of `diags` as a note and clears them.
+void addNotes(std::vector<Note> &notes, Diagnostics &diags);
 
 // Null, with the parse error in `diags`, when the text does not parse.
 std::unique_ptr<Module> parseProgram(ProgramText program, Diagnostics &diags);

@@ -330,6 +330,15 @@ std::optional<std::string> preserveText(const Module &planned, std::string *why)
   return Patcher(*original, planned).run(why);
 }
 
+std::string plannedModuleText(const Module &planned, bool reprint, std::string *note) {
+  if (!reprint) {
+    std::string why;
+    if (std::optional<std::string> text = preserveText(planned, &why)) return std::move(*text);
+    *note = "note: writing the program re-printed, not as its input text (" + why + ")";
+  }
+  return printModule(planned);
+}
+
 bool writePlannedModule(const Module &planned, const std::string &path, bool reprint, Diagnostics &diags) {
   if (!reprint) {
     std::string why;

@@ -36,4 +36,8 @@ std::optional<std::string> preserveText(const Module &planned, std::string *why)
 // stderr saying why). "-" writes to stdout.
 bool writePlannedModule(const Module &planned, const std::string &path, bool reprint, Diagnostics &diags);
 
+// The text writePlannedModule writes, for callers that keep it (Python's
+// `Plan.text`); `note` gets the line it would print when it re-prints.
+std::string plannedModuleText(const Module &planned, bool reprint, std::string *note);
+
 }  // namespace autopart

@@ -237,21 +237,28 @@ private:
   int32_t root_ = 0;
 };
 
-// A progress line on stderr every 250 ms until `done`.
-std::thread progressReporter(Progress &progress, const std::atomic<bool> &done, Clock::time_point start) {
-  return std::thread([&progress, &done, start] {
+SearchProgress snapshot(Progress &progress, Clock::time_point start) {
+  std::lock_guard<std::mutex> lock(progress.mu);
+  return {progress.iterations.load(), progress.best.stepSeconds, progress.best.peakBytes, progress.best.feasible,
+          std::chrono::duration<double>(Clock::now() - start).count()};
+}
+
+// Every 250 ms until `done`: a progress line on stderr (`line`) and the
+// caller's callback (when there is one).
+std::thread progressReporter(Progress &progress, const std::atomic<bool> &done, Clock::time_point start, bool line,
+                             const ProgressCallback &callback) {
+  return std::thread([&progress, &done, start, line, &callback] {
     while (!done.load()) {
-      {
-        std::lock_guard<std::mutex> lock(progress.mu);
+      SearchProgress p = snapshot(progress, start);
+      if (line)
         std::fprintf(stderr, "\rmcts: %lld iterations, best step %.3f ms, %.2f GiB%s, %.1f s   ",
-                     (long long)progress.iterations.load(), progress.best.stepSeconds * 1e3,
-                     double(progress.best.peakBytes) / (1024.0 * 1024 * 1024),
-                     progress.best.feasible ? "" : " (over memory)",
-                     std::chrono::duration<double>(Clock::now() - start).count());
-      }
+                     (long long)p.iterations, p.bestStepSeconds * 1e3,
+                     double(p.bestPeakBytes) / (1024.0 * 1024 * 1024), p.bestFits ? "" : " (over memory)",
+                     p.seconds);
+      if (callback) callback(p);
       std::this_thread::sleep_for(std::chrono::milliseconds(250));
     }
-    std::fprintf(stderr, "\n");
+    if (line) std::fprintf(stderr, "\n");
   });
 }
 
@@ -323,7 +330,8 @@ MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const M
                                                progress));
   std::atomic<bool> done{false};
   std::thread reporter;
-  if (o.progress && isatty(2)) reporter = progressReporter(progress, done, start);
+  bool line = o.progress && isatty(2);
+  if (line || o.onProgress) reporter = progressReporter(progress, done, start, line, o.onProgress);
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
     int64_t share = o.iterations / threads + (t < o.iterations % threads ? 1 : 0);
@@ -332,6 +340,7 @@ MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const M
   for (std::thread &th : pool) th.join();
   done = true;
   if (reporter.joinable()) reporter.join();
+  if (o.onProgress) o.onProgress(snapshot(progress, start));
 
   MctsResult r;
   r.cost = baseCost;

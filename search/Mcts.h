@@ -28,11 +28,27 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "search/SearchState.h"
 
 namespace autopart {
+
+// What a running search has found so far, for a progress display: the
+// iterations over all threads, the best plan's step time and peak memory,
+// and the wall-clock time since it started.
+struct SearchProgress {
+  int64_t iterations = 0;
+  double bestStepSeconds = 0;
+  int64_t bestPeakBytes = 0;
+  bool bestFits = true;
+  double seconds = 0;
+};
+
+// Called from a reporter thread every 250 ms while the tree search runs,
+// once as it starts and once when its workers are done (not concurrently).
+using ProgressCallback = std::function<void(const SearchProgress &)>;
 
 struct MctsOptions {
   double exploration = 0.7;
@@ -40,7 +56,8 @@ struct MctsOptions {
   double seconds = 30;        // wall-clock cap
   uint64_t seed = 0;
   int threads = 2;
-  bool progress = false;      // progress line on stderr
+  bool progress = false;      // progress line on stderr (on a terminal)
+  ProgressCallback onProgress;  // optional, e.g. Python's progress=
   double rolloutTake = 0.5;   // chance a random rollout takes each legal action
   // Greedy rollouts: the legal actions in prior order, each kept when it
   // improves the plan (one evaluation per action, deterministic) instead of

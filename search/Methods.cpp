@@ -87,6 +87,7 @@ SearchMethodRegistration mcts("mcts", "Monte Carlo Tree Search over the named-di
                                 o.seed = b.seed;
                                 o.threads = b.threads;
                                 o.progress = b.progress;
+                                o.onProgress = b.onProgress;
                                 o.greedyRollouts = b.greedyRollouts;
                                 o.annealSteps = b.annealSteps;
                                 o.refineStarts = b.refineStarts;

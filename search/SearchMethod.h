@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "analysis/NamedDimensions.h"
+#include "search/Mcts.h"
 #include "search/SearchState.h"
 #include "sim/Memory.h"
 
@@ -43,6 +44,7 @@ struct SearchBudget {
   uint64_t seed = 0;
   int threads = 2;
   bool progress = false;    // progress line on stderr
+  ProgressCallback onProgress;  // mcts: called while it runs (search/Mcts.h)
   double exploration = 0.7; // UCT constant (mcts)
   bool greedyRollouts = false;  // mcts: greedy instead of random rollouts
   int64_t annealSteps = 50000;  // mcts: annealing proposals in the refinement

@@ -21,4 +21,16 @@ void printDiagnostics(Diagnostics &diags, const std::string &tool, const std::st
   diags.clear();
 }
 
+void printNotes(const std::vector<Note> &notes, const std::string &tool) {
+  for (const Note &n : notes) {
+    if (!n.diagnostic) {
+      std::cerr << n.line << "\n";
+      continue;
+    }
+    Diagnostics one;
+    one.emit(n.diagnostic->severity, n.diagnostic->file, n.diagnostic->line, n.diagnostic->col, n.diagnostic->message);
+    printDiagnostics(one, tool);
+  }
+}
+
 }  // namespace autopart

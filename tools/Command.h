@@ -14,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "api/Program.h"
 #include "support/Diagnostics.h"
 
 namespace autopart {
@@ -40,5 +41,9 @@ struct CommandRegistration {
 // (tool: "autopart plan", option: "--device" or empty), so a user sees which
 // command and which flag complained.
 void printDiagnostics(Diagnostics &diags, const std::string &tool, const std::string &option = "");
+
+// Prints what an api request noted (api/Program.h) to stderr: its own lines
+// as they are, diagnostics as printDiagnostics does.
+void printNotes(const std::vector<Note> &notes, const std::string &tool);
 
 }  // namespace autopart

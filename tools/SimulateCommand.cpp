@@ -3,16 +3,15 @@
 // into compute and communication, the costliest ops and collectives with
 // their source locations, peak memory and what is live at the peak, and the
 // roofline fraction (total FLOPs / (devices x peak FLOP/s)) / step time.
-// The report itself is sim/SimulationReport (shared with other commands).
+// The report itself is sim/SimulationReport (shared with other commands);
+// api/Simulate.h makes it from the request.
 // Formulas and constants: docs/cost-model.md.
 #include <iostream>
 
-#include "propagation/CompleteShardings.h"
-#include "sim/Hardware.h"
+#include "api/Simulate.h"
 #include "sim/SimulationReport.h"
 #include "tools/Command.h"
 #include "tools/LoadModule.h"
-#include "tools/MeshSpec.h"
 
 namespace autopart {
 namespace {
@@ -32,69 +31,29 @@ struct SimulateOptions {
 };
 
 int runSimulate(const SimulateOptions &o) {
-  std::unique_ptr<Module> m = loadModule(o.file);
-  if (!m) return 1;
-  // Price the program XLA runs: Shardy's propagation completes the input's
-  // shardings before the partitioner sees them.
-  CompletionStats completion;
-  if (!o.noPropagate) {
-    Diagnostics diags;
-    if (!completeShardingsAsXla(*m, diags, &completion)) {
-      printDiagnostics(diags, "autopart simulate");
-      return 1;
-    }
-  }
-  ShardingMap shardings = ShardingMap::fromModule(*m);
-  if (!o.mesh.empty()) {
-    Diagnostics diags;
-    std::optional<Mesh> parsed = parseMeshSpec(o.mesh, diags);
-    if (!parsed) {
-      printDiagnostics(diags, "autopart simulate");
-      return 1;
-    }
-    Mesh mesh = *parsed;
-    std::string name = shardings.meshes().size() == 1 ? shardings.meshes().begin()->first : "mesh";
-    shardings.addMesh(name, mesh);
-  }
-
-  Diagnostics hwDiags;
-  std::optional<Hardware> hw = loadHardware(o.device, hwDiags);
-  if (!hw) {
-    printDiagnostics(hwDiags, "autopart simulate", "--device");
+  std::optional<ProgramText> program = readProgram(o.file);
+  if (!program) return 1;
+  SimulateRequest request;
+  request.program = std::move(*program);
+  request.mesh = o.mesh;
+  request.device = o.device;
+  request.top = o.top;
+  request.ablate = o.ablate;
+  request.overlap = o.overlap;
+  request.syncCollectives = o.syncCollectives;
+  request.unknownTrips = o.unknownTrips;
+  request.peakTflops = o.peakTflops;
+  request.hbmGbps = o.hbmGbps;
+  request.linkGbps = o.linkGbps;
+  request.propagate = !o.noPropagate;
+  Diagnostics diags;
+  std::optional<SimulateResult> result = simulateProgram(request, diags);
+  if (!result) {
+    printDiagnostics(diags, "autopart simulate");
     return 1;
   }
-  const Mesh *largest = nullptr;
-  for (const auto &[name, msh] : shardings.meshes())
-    if (!largest || msh.numDevices() > largest->numDevices()) largest = &msh;
-  DeviceParams device = hardwareDeviceParams(*hw, largest ? *largest : Mesh{});
-  if (o.peakTflops > 0) {
-    device.peakFlopsDefault = o.peakTflops * 1e12;
-    device.peakFlopsByType.clear();
-  }
-  if (o.hbmGbps > 0) device.hbmBandwidth = o.hbmGbps * 1e9;
-  if (o.linkGbps > 0) {
-    device.defaultLink.bandwidth = o.linkGbps * 1e9;
-    for (auto &[axis, link] : device.axisLinks) link.bandwidth = o.linkGbps * 1e9;
-  }
-
-  ReportOptions reportOptions;
-  for (const std::string &part : o.ablate) {
-    bool all = part == "all";
-    if (all || part == "fusion") reportOptions.sim.fuse = false;
-    if (all || part == "efficiency") reportOptions.sim.achievableThroughput = false;
-    if (all || part == "overlap") reportOptions.sim.schedule = false;
-    if (all || part == "combining") reportOptions.sim.combine = false;
-  }
-  reportOptions.sim.overlap = o.overlap;
-  reportOptions.sim.synchronousCollectives = o.syncCollectives;
-  reportOptions.sim.unknownTripCount = o.unknownTrips;
-  reportOptions.top = o.top;
-  nlohmann::json report = simulationReport(*m, shardings, device, reportOptions);
-  report["input_shardings"] = {{"user", completion.userShardings},
-                               {"propagated", completion.propagated},
-                               {"updates", completion.propagation.updates}};
-  if (o.json) std::cout << report.dump(2) << "\n";
-  else std::cout << formatSimulationReport(report);
+  if (o.json) std::cout << result->report.dump(2) << "\n";
+  else std::cout << formatSimulationReport(result->report);
   return 0;
 }
 

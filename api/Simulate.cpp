@@ -1,0 +1,72 @@
+#include "api/Simulate.h"
+
+#include "propagation/CompleteShardings.h"
+#include "sim/Hardware.h"
+#include "sim/SimulationReport.h"
+
+namespace autopart {
+
+std::optional<SimulateResult> simulateProgram(const SimulateRequest &request, Diagnostics &diags) {
+  std::unique_ptr<Module> m = parseProgram(request.program, diags);
+  if (!m) return std::nullopt;
+  // Price the program XLA runs: Shardy's propagation completes the input's
+  // shardings before the partitioner sees them.
+  CompletionStats completion;
+  if (request.propagate && !completeShardingsAsXla(*m, diags, &completion)) return std::nullopt;
+  ShardingMap shardings = ShardingMap::fromModule(*m);
+  if (!request.mesh.empty()) {
+    std::optional<Mesh> mesh = parseMeshSpec(request.mesh, diags);
+    if (!mesh) return std::nullopt;
+    std::string name = shardings.meshes().size() == 1 ? shardings.meshes().begin()->first : "mesh";
+    shardings.addMesh(name, *mesh);
+  }
+
+  Diagnostics hwDiags;
+  std::optional<Hardware> hw = loadHardware(request.device, hwDiags);
+  if (!hw) {
+    // Unlocated errors name the option, as the CLI prints them.
+    for (Diagnostic d : hwDiags.all()) {
+      if (d.file.empty()) d.message = "--device: " + d.message;
+      diags.emit(d.severity, d.file, d.line, d.col, d.message);
+    }
+    return std::nullopt;
+  }
+  const Mesh *largest = nullptr;
+  for (const auto &[name, msh] : shardings.meshes())
+    if (!largest || msh.numDevices() > largest->numDevices()) largest = &msh;
+  DeviceParams device = hardwareDeviceParams(*hw, largest ? *largest : Mesh{});
+  if (request.peakTflops > 0) {
+    device.peakFlopsDefault = request.peakTflops * 1e12;
+    device.peakFlopsByType.clear();
+  }
+  if (request.hbmGbps > 0) device.hbmBandwidth = request.hbmGbps * 1e9;
+  if (request.linkGbps > 0) {
+    device.defaultLink.bandwidth = request.linkGbps * 1e9;
+    for (auto &[axis, link] : device.axisLinks) link.bandwidth = request.linkGbps * 1e9;
+  }
+
+  ReportOptions reportOptions;
+  for (const std::string &part : request.ablate) {
+    bool all = part == "all";
+    if (!all && part != "fusion" && part != "efficiency" && part != "overlap" && part != "combining") {
+      diags.error("--ablate: '" + part + "' is not one of fusion, efficiency, overlap, combining, all");
+      return std::nullopt;
+    }
+    if (all || part == "fusion") reportOptions.sim.fuse = false;
+    if (all || part == "efficiency") reportOptions.sim.achievableThroughput = false;
+    if (all || part == "overlap") reportOptions.sim.schedule = false;
+    if (all || part == "combining") reportOptions.sim.combine = false;
+  }
+  reportOptions.sim.overlap = request.overlap;
+  reportOptions.sim.synchronousCollectives = request.syncCollectives;
+  reportOptions.sim.unknownTripCount = request.unknownTrips;
+  reportOptions.top = request.top;
+  SimulateResult result;
+  result.report = simulationReport(*m, shardings, device, reportOptions);
+  result.report["input_shardings"] = {{"user", completion.userShardings},
+                                      {"propagated", completion.propagated},
+                                      {"updates", completion.propagation.updates}};
+  return result;
+}
+
+}  // namespace autopart
