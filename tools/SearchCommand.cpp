@@ -109,7 +109,8 @@ int runSearch(const SearchOptions &o) {
   printDiagnostics(diags, "autopart search");
   ShardingVector base(m->values.size());
   // The input's shardings, completed as XLA would, are fixed constraints.
-  if (!seedInputShardings(*m, func, !o.noPropagate, base, diags)) {
+  CompletionStats completion;
+  if (!seedInputShardings(*m, func, !o.noPropagate, base, diags, &completion)) {
     printDiagnostics(diags, "autopart search");
     return 1;
   }
@@ -205,6 +206,9 @@ int runSearch(const SearchOptions &o) {
   j["device"] = problem.device.name;
   j["hbm_bytes"] = problem.device.hbmCapacity;
   j["names"] = finalProblem.names.names.size();
+  j["input_shardings"] = {{"user", completion.userShardings},
+                          {"propagated", completion.propagated},
+                          {"updates", completion.propagation.updates}};
   j["actions"] = buildActionSpace(finalProblem).size();
   j["levers"] = leverProgram ? formatLevers(leverProgram->config) : "none";
   if (leverProgram) j["levers_summary"] = leverProgram->result.summary;
