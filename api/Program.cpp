@@ -103,6 +103,7 @@ OpId findPlannableEntry(const Module &m, const std::string &wanted, Diagnostics 
 bool seedInputShardings(const Module &m, OpId func, bool propagate, ShardingVector &state, Diagnostics &diags,
                         CompletionStats *stats) {
   if (!propagate || countUserShardings(m) == 0 || !m.source) {
+    if (stats) stats->userShardings = countUserShardings(m);
     seedFromInput(m, func, state);
     return true;
   }

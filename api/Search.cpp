@@ -94,7 +94,8 @@ SearchResult searchProgram(const SearchRequest &request, Diagnostics &diags) {
   addNotes(sr.notes, local);
   ShardingVector base(m->values.size());
   // The input's shardings, completed as XLA would, are fixed constraints.
-  if (!seedInputShardings(*m, func, request.propagate, base, diags)) return sr;
+  CompletionStats completion;
+  if (!seedInputShardings(*m, func, request.propagate, base, diags, &completion)) return sr;
   SearchProblem problem{*m, func, *mesh, meshName, names, hardwareDeviceParams(*hw, *mesh), base, {}};
   const SearchBudget &budget = request.budget;
 
@@ -176,6 +177,9 @@ SearchResult searchProgram(const SearchRequest &request, Diagnostics &diags) {
   j["device"] = problem.device.name;
   j["hbm_bytes"] = problem.device.hbmCapacity;
   j["names"] = finalProblem.names.names.size();
+  j["input_shardings"] = {{"user", completion.userShardings},
+                          {"propagated", completion.propagated},
+                          {"updates", completion.propagation.updates}};
   j["actions"] = buildActionSpace(finalProblem).size();
   j["levers"] = leverProgram ? formatLevers(leverProgram->config) : "none";
   if (leverProgram) j["levers_summary"] = leverProgram->result.summary;
