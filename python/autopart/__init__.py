@@ -15,6 +15,8 @@ Errors raise :class:`autopart.Error` (a ``ValueError``) with the CLI's
 ``file:line:col: error: ...`` message. See docs/python.md.
 """
 
+__version__ = "0.1.0"
+
 import json as _json
 import warnings as _warnings
 
