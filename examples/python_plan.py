@@ -22,7 +22,7 @@ batch = {"x": jnp.zeros((256, 1024)), "y": jnp.zeros((256, 1024))}
 text = jax.jit(loss).lower(params, batch).as_text()
 plan = autopart.plan(text, mesh={"data": 8, "model": 4}, tactics=["dp", "megatron"], simulate=True)
 print(f"simulated step {plan.report['step_seconds'] * 1e3:.3f} ms, "
-      f"peak {plan.report['peak_bytes'] / 2**30:.2f} GiB per device")
+      f"peak {plan.report['memory']['peak_bytes'] / 2**30:.2f} GiB per device")
 for name, spec in zip(plan.arg_names, plan.in_specs):
     print(f"  {name}: PartitionSpec{spec}")
 
