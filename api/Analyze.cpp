@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "analysis/NamedDimensions.h"
+#include "support/JsonSchema.h"
 
 namespace autopart {
 
@@ -31,6 +32,7 @@ std::optional<AnalyzeResult> analyzeProgram(const AnalyzeRequest &request, Diagn
     return nd.names[a].bytes > nd.names[b].bytes;
   });
   nlohmann::json &j = result.report;
+  j["schema_version"] = kJsonSchemaVersion;
   j["file"] = request.reportName.empty() ? request.program.fileName : request.reportName;
   j["ops"] = nd.numOps;
   j["tensor_dims"] = nd.numTensorDims;

@@ -12,6 +12,7 @@
 #include "search/LeverSearch.h"
 #include "sim/Hardware.h"
 #include "support/Format.h"
+#include "support/JsonSchema.h"
 
 namespace autopart {
 
@@ -172,6 +173,7 @@ SearchResult searchProgram(const SearchRequest &request, Diagnostics &diags) {
   OpId outFunc = leverProgram ? leverProgram->func : func;
 
   nlohmann::json &j = sr.report;
+  j["schema_version"] = kJsonSchemaVersion;
   j["mesh"] = mesh->str();
   j["devices"] = mesh->numDevices();
   j["device"] = problem.device.name;
