@@ -18,19 +18,6 @@
 
 namespace autopart {
 
-namespace {
-
-// Moves `from` into `to`, prefixing unlocated messages with the option.
-void addPrefixed(Diagnostics &to, Diagnostics &from, const std::string &option) {
-  for (Diagnostic d : from.all()) {
-    if (d.file.empty()) d.message = option + ": " + d.message;
-    to.emit(d.severity, d.file, d.line, d.col, d.message);
-  }
-  from.clear();
-}
-
-}  // namespace
-
 PlanResult planProgram(const PlanRequest &request, Diagnostics &diags) {
   PlanResult r;
   std::unique_ptr<Module> m = parseProgram(request.program, diags);
@@ -41,7 +28,7 @@ PlanResult planProgram(const PlanRequest &request, Diagnostics &diags) {
   Diagnostics local;
   std::optional<TacticSchedule> schedule = parseTacticSchedule(request.tactics, *mesh, local);
   if (!schedule) {
-    addPrefixed(diags, local, "--tactics");
+    addWithOption(diags, local, "--tactics");
     return r;
   }
   OpId func = findPlannableEntry(*m, request.function, diags);
@@ -50,7 +37,7 @@ PlanResult planProgram(const PlanRequest &request, Diagnostics &diags) {
   LeverResult levers;
   if (schedule->levers.any()) {
     if (!applyLevers(*m, func, schedule->levers, levers, local)) {
-      addPrefixed(diags, local, "--tactics");
+      addWithOption(diags, local, "--tactics");
       return r;
     }
     r.notes.push_back({"levers " + formatLevers(levers.config) + ": " + levers.summary, std::nullopt});
@@ -94,7 +81,7 @@ PlanResult planProgram(const PlanRequest &request, Diagnostics &diags) {
   if (request.simulate) {
     std::optional<Hardware> hw = loadHardware(request.device, local);
     if (!hw) {
-      addPrefixed(diags, local, "--device");
+      addWithOption(diags, local, "--device");
       return r;
     }
     // The report reads the plan from the annotated module, as `autopart

@@ -13,6 +13,14 @@ void addNotes(std::vector<Note> &notes, Diagnostics &diags) {
   diags.clear();
 }
 
+void addWithOption(Diagnostics &to, Diagnostics &from, const std::string &option) {
+  for (Diagnostic d : from.all()) {
+    if (d.file.empty()) d.message = option + ": " + d.message;
+    to.emit(d.severity, d.file, d.line, d.col, d.message);
+  }
+  from.clear();
+}
+
 std::unique_ptr<Module> parseProgram(ProgramText program, Diagnostics &diags) {
   ParseError perr;
   std::unique_ptr<Module> m = parseModule(std::move(program.text), program.fileName, &perr);

@@ -41,6 +41,10 @@ struct Note {
 // Appends each of `diags` as a note and clears them.
 void addNotes(std::vector<Note> &notes, Diagnostics &diags);
 
+// Moves `from` into `to`, the unlocated messages prefixed with the option
+// they concern ("--device: ..."), as the CLI names it.
+void addWithOption(Diagnostics &to, Diagnostics &from, const std::string &option);
+
 // Null, with the parse error in `diags`, when the text does not parse.
 std::unique_ptr<Module> parseProgram(ProgramText program, Diagnostics &diags);
 

@@ -51,14 +51,6 @@ std::vector<const SearchMethodInfo *> selectMethods(const std::string &spec, std
   return out;
 }
 
-// Moves `from` into `to`, prefixing unlocated messages with the option.
-void addPrefixed(Diagnostics &to, Diagnostics &from, const std::string &option) {
-  for (Diagnostic d : from.all()) {
-    if (d.file.empty()) d.message = option + ": " + d.message;
-    to.emit(d.severity, d.file, d.line, d.col, d.message);
-  }
-  from.clear();
-}
 
 }  // namespace
 
@@ -85,7 +77,7 @@ SearchResult searchProgram(const SearchRequest &request, Diagnostics &diags) {
   Diagnostics local;
   std::optional<Hardware> hw = loadHardware(request.device, local);
   if (!hw) {
-    addPrefixed(diags, local, "--device");
+    addWithOption(diags, local, "--device");
     return sr;
   }
   OpId func = findPlannableEntry(*m, request.function, diags);
@@ -123,7 +115,7 @@ SearchResult searchProgram(const SearchRequest &request, Diagnostics &diags) {
       if (!e.empty()) entries.push_back(e);
     std::optional<LeverConfig> config = parseLevers(entries, local);
     if (!config) {
-      addPrefixed(diags, local, "--levers");
+      addWithOption(diags, local, "--levers");
       return sr;
     }
     std::string why;

@@ -24,11 +24,7 @@ std::optional<SimulateResult> simulateProgram(const SimulateRequest &request, Di
   Diagnostics hwDiags;
   std::optional<Hardware> hw = loadHardware(request.device, hwDiags);
   if (!hw) {
-    // Unlocated errors name the option, as the CLI prints them.
-    for (Diagnostic d : hwDiags.all()) {
-      if (d.file.empty()) d.message = "--device: " + d.message;
-      diags.emit(d.severity, d.file, d.line, d.col, d.message);
-    }
+    addWithOption(diags, hwDiags, "--device");
     return std::nullopt;
   }
   const Mesh *largest = nullptr;
