@@ -86,6 +86,31 @@ std::string fixed(double x, int decimals) {
   return buf;
 }
 
+// Axis ticks at 1, 2 or 5 times a power of ten of `unit` (a MiB, a
+// millisecond), about `ticks` of them up to `top`: {step, axis end}.
+//   niceAxis(620 MiB, 4, 1 MiB) -> raw step 155 MiB -> {200 MiB, 800 MiB}
+std::pair<double, double> niceAxis(double top, int ticks, double unit) {
+  if (!(top > 0) || !(unit > 0)) return {1, 1};
+  double raw = top / unit / ticks;
+  double power = std::pow(10, std::floor(std::log10(raw)));
+  double step = power * 10;
+  for (double f : {1.0, 2.0, 5.0})
+    if (f * power >= raw) {
+      step = f * power;
+      break;
+    }
+  step *= unit;
+  return {step, std::ceil(top / step - 1e-9) * step};
+}
+
+double byteUnit(double bytes) {
+  double unit = 1;
+  while (bytes / unit >= 1024 && unit < 1099511627776.0) unit *= 1024;
+  return unit;
+}
+
+double secondUnit(double s) { return s >= 1 ? 1 : s >= 1e-3 ? 1e-3 : 1e-6; }
+
 // A numeric cell: shown text, sort key in data-v.
 std::string numCell(const std::string &shown, double key) {
   char buf[40];
@@ -376,7 +401,8 @@ private:
     double comm = numberOr(sim, "communication_seconds");
     double exposed = std::clamp(numberOr(sim, "exposed_communication_seconds", comm), 0.0, comm);
     double hidden = std::max(0.0, comm - exposed);
-    double scale = std::max({step, compute + exposed, comm, 1e-30});
+    double longest = std::max({step, compute + exposed, comm, 1e-30});
+    auto [tick, scale] = niceAxis(longest, 5, secondUnit(longest));
     const double left = 130, barW = 820, barH = 26;
     auto x = [&](double s) { return left + barW * s / scale; };
     std::string out = "<section class=\"card\" id=\"step\"><h2>Step time</h2>\n";
@@ -397,13 +423,12 @@ private:
     out += seg(0, hidden, 58, "var(--hidden)", "hidden communication " + formatSeconds(hidden));
     out += seg(compute, exposed, 58, "var(--exposed)", "exposed communication " + formatSeconds(exposed));
     stepBars_ = compute + exposed + hidden > 0;
-    // Time axis: five ticks.
+    // Time axis.
     out += "<line class=\"axis\" x1=\"" + svgNumber(left) + "\" y1=\"92\" x2=\"" + svgNumber(left + barW) + "\" y2=\"92\"/>\n";
-    for (int t = 0; t <= 4; ++t) {
-      double s = scale * t / 4;
+    for (double s = 0; s <= scale * (1 + 1e-9); s += tick) {
       out += "<line class=\"axis\" x1=\"" + svgNumber(x(s)) + "\" y1=\"92\" x2=\"" + svgNumber(x(s)) + "\" y2=\"96\"/>";
       out += "<text class=\"tick\" x=\"" + svgNumber(x(s)) + "\" y=\"110\" text-anchor=\"" +
-             (t == 0 ? "start" : t == 4 ? "end" : "middle") + "\">" + htmlEscape(formatSeconds(s)) + "</text>\n";
+             (s == 0 ? "start" : s + tick > scale * (1 + 1e-9) ? "end" : "middle") + "\">" + htmlEscape(formatSeconds(s)) + "</text>\n";
     }
     out += "</svg>\n<div class=\"legend\">";
     auto item = [&](const char *color, const std::string &name, double s) {
@@ -420,7 +445,8 @@ private:
              "<th>kind</th><th class=\"num\">exposed</th><th class=\"num\">hidden</th><th class=\"num\">hidden share</th>"
              "</tr></thead><tbody>\n";
       for (const auto &[kind, v] : byKind.items()) {
-        double e = numberOr(v, "exposed_seconds"), h = numberOr(v, "hidden_seconds");
+        // (Clamped: the schedule's subtraction leaves -1e-17 for none.)
+        double e = std::max(0.0, numberOr(v, "exposed_seconds")), h = std::max(0.0, numberOr(v, "hidden_seconds"));
         out += "<tr><td>" + htmlEscape(kind) + "</td>" + numCell(formatSeconds(e), e) + numCell(formatSeconds(h), h) +
                numCell(percent(h, e + h), e + h > 0 ? h / (e + h) : 0) + "</tr>\n";
       }
@@ -452,14 +478,14 @@ private:
     // The capacity is drawn to scale when the peak is a fair part of it;
     // else the plot zooms on the peak and the capacity line sits at the top.
     bool capacityToScale = capacity > 0 && maxBytes >= 0.25 * capacity;
-    double yMax = capacityToScale ? std::max(capacity, maxBytes) * 1.06 : std::max(maxBytes * 1.15, 1.0);
+    double top = capacityToScale ? std::max(capacity, maxBytes) * 1.04 : std::max(maxBytes * 1.1, 1.0);
+    auto [tick, yMax] = niceAxis(top, 4, byteUnit(top));
     const double W = 1000, H = 340, L = 86, R = 24, T = 24, B = 44;
     auto px = [&](double i) { return L + (W - L - R) * i / lastIndex; };
     auto py = [&](double b) { return T + (H - T - B) * (1 - b / yMax); };
     out += "<svg id=\"memory-plot\" viewBox=\"0 0 " + svgNumber(W) + " " + svgNumber(H) + "\" width=\"" + svgNumber(W) +
            "\" height=\"" + svgNumber(H) + "\" role=\"img\" aria-label=\"live memory per op\">\n";
-    for (int t = 0; t <= 4; ++t) {
-      double b = yMax * t / 4.0;
+    for (double b = 0; b <= yMax * (1 + 1e-9); b += tick) {
       out += "<line class=\"grid\" x1=\"" + svgNumber(L) + "\" x2=\"" + svgNumber(W - R) + "\" y1=\"" + svgNumber(py(b)) +
              "\" y2=\"" + svgNumber(py(b)) + "\"/><text class=\"tick\" x=\"" + svgNumber(L - 8) + "\" y=\"" +
              svgNumber(py(b) + 4) + "\" text-anchor=\"end\">" + htmlEscape(formatBytes(b)) + "</text>\n";
