@@ -307,7 +307,7 @@ private:
     double peak = numberOr(mem, "peak_bytes"), capacity = numberOr(mem, "capacity_bytes");
     bool fits = field(mem, "fits").is_boolean() ? field(mem, "fits").get<bool>() : peak <= capacity;
     std::string out = "<div class=\"tiles\">\n";
-    out += tile("step time", htmlEscape(formatSeconds(step)), "per training / inference step");
+    out += tile("step time", htmlEscape(formatSeconds(step)), "compute + exposed communication");
     out += tile("compute", htmlEscape(formatSeconds(compute)), htmlEscape(percent(compute, step)) + " of the step");
     out += tile("communication", htmlEscape(formatSeconds(comm)),
                 htmlEscape(formatSeconds(exposed)) + " exposed, " + htmlEscape(formatSeconds(std::max(0.0, comm - exposed))) +
