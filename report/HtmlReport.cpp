@@ -111,6 +111,14 @@ double byteUnit(double bytes) {
 
 double secondUnit(double s) { return s >= 1 ? 1 : s >= 1e-3 ? 1e-3 : 1e-6; }
 
+// A time cell with its share of the step below it, sorted by the time.
+std::string timeCell(double seconds, double step) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", std::isfinite(seconds) ? seconds : 0.0);
+  return "<td class=\"num\" data-v=\"" + std::string(buf) + "\">" + htmlEscape(formatSeconds(seconds)) +
+         (step > 0 ? "<div class=\"share\">" + htmlEscape(percent(seconds, step)) + " of step</div>" : "") + "</td>";
+}
+
 // A numeric cell: shown text, sort key in data-v.
 std::string numCell(const std::string &shown, double key) {
   char buf[40];
@@ -408,7 +416,7 @@ private:
     std::string out = "<section class=\"card\" id=\"step\"><h2>Step time</h2>\n";
     out += "<p class=\"note\">The step is compute plus the communication the schedule could not hide behind it; "
            "hidden communication runs on its own stream while compute runs.</p>\n";
-    out += "<svg id=\"step-bars\" viewBox=\"0 0 980 120\" width=\"980\" height=\"120\" role=\"img\" aria-label=\"step time\">\n";
+    out += "<svg id=\"step-bars\" viewBox=\"0 0 980 120\" width=\"100%\" role=\"img\" aria-label=\"step time\">\n";
     auto seg = [&](double from, double len, double y, const char *color, const std::string &what) {
       if (len <= 0) return std::string();
       return "<rect class=\"seg\" x=\"" + svgNumber(x(from)) + "\" y=\"" + svgNumber(y) + "\" width=\"" +
@@ -483,8 +491,8 @@ private:
     const double W = 1000, H = 340, L = 86, R = 24, T = 24, B = 44;
     auto px = [&](double i) { return L + (W - L - R) * i / lastIndex; };
     auto py = [&](double b) { return T + (H - T - B) * (1 - b / yMax); };
-    out += "<svg id=\"memory-plot\" viewBox=\"0 0 " + svgNumber(W) + " " + svgNumber(H) + "\" width=\"" + svgNumber(W) +
-           "\" height=\"" + svgNumber(H) + "\" role=\"img\" aria-label=\"live memory per op\">\n";
+    out += "<svg id=\"memory-plot\" viewBox=\"0 0 " + svgNumber(W) + " " + svgNumber(H) + "\" width=\"100%\"" +
+           " role=\"img\" aria-label=\"live memory per op\">\n";
     for (double b = 0; b <= yMax * (1 + 1e-9); b += tick) {
       out += "<line class=\"grid\" x1=\"" + svgNumber(L) + "\" x2=\"" + svgNumber(W - R) + "\" y1=\"" + svgNumber(py(b)) +
              "\" y2=\"" + svgNumber(py(b)) + "\"/><text class=\"tick\" x=\"" + svgNumber(L - 8) + "\" y=\"" +
@@ -587,9 +595,9 @@ private:
            "see its source line.</p>\n";
     out += "<h3>Costliest kernels</h3>\n<p class=\"note\">Kernels as XLA would fuse them; the location is the "
            "kernel's root op.</p>\n<div class=\"scroll\"><table class=\"sortable\" id=\"kernel-table\"><thead><tr>"
-           "<th class=\"num\">time</th><th class=\"num\">of step</th><th>kind</th><th>root</th><th>where</th>"
-           "<th>bound</th><th class=\"num\">bytes</th><th class=\"num\">FLOPs</th><th class=\"num\">matmul eff.</th>"
-           "<th>fuses</th></tr></thead><tbody>\n";
+           "<th class=\"num\">time</th><th>kind</th><th>root op (and the ops it fuses)</th>"
+           "<th>where</th><th>bound</th><th class=\"num\">bytes</th><th class=\"num\">FLOPs</th>"
+           "<th class=\"num\">GEMM eff.</th></tr></thead><tbody>\n";
     for (const nlohmann::json &k : array(sim, "top_kernels")) {
       double s = numberOr(k, "seconds");
       const nlohmann::json &ops = array(k, "ops");
@@ -603,28 +611,30 @@ private:
         fuses += (shown > 1 ? ", " : "") + htmlEscape(shortOpName(text(op, "op")));
       }
       bool library = text(k, "kind") == "library";
-      out += "<tr>" + numCell(formatSeconds(s), s) + numCell(percent(s, step), step > 0 ? s / step : 0) + "<td>" +
-             htmlEscape(text(k, "kind")) + "</td><td class=\"mono\">" + htmlEscape(shortOpName(text(k, "root"))) +
+      out += "<tr>" + timeCell(s, step) + "<td>" +
+             htmlEscape(text(k, "kind")) + "</td><td><span class=\"mono\">" + htmlEscape(shortOpName(text(k, "root"))) +
+             "</span>" +
+             (ops.size() > 1 ? "<div class=\"fuses\">fuses " + std::to_string(ops.size()) + " ops: " + fuses + "</div>" : "") +
              "</td><td>" + linked(text(k, "where")) + "</td><td>" + htmlEscape(text(k, "bound")) + "</td>" +
              numCell(formatBytes(numberOr(k, "bytes")), numberOr(k, "bytes")) +
              numCell(count(numberOr(k, "flops")), numberOr(k, "flops")) +
              numCell(library ? fixed(numberOr(k, "matmul_efficiency"), 2) : "", library ? numberOr(k, "matmul_efficiency") : 0) +
-             "<td class=\"fuses\">" + (ops.size() > 1 ? std::to_string(ops.size()) + " ops: " + fuses : "") + "</td></tr>\n";
+             "</tr>\n";
     }
     out += "</tbody></table></div>\n";
 
     out += "<h3>Costliest collectives</h3>\n<div class=\"scroll\"><table class=\"sortable\" id=\"collective-table\"><thead><tr>"
-           "<th class=\"num\">time</th><th class=\"num\">of step</th><th>kind</th><th>axes</th><th class=\"num\">bytes</th>"
+           "<th class=\"num\">time</th><th>kind</th><th>axes</th><th class=\"num\">bytes</th>"
            "<th>op</th><th>where</th></tr></thead><tbody>\n";
     const nlohmann::json &colls = array(sim, "top_collectives");
     for (const nlohmann::json &c : colls) {
       double s = numberOr(c, "seconds");
-      out += "<tr>" + numCell(formatSeconds(s), s) + numCell(percent(s, step), step > 0 ? s / step : 0) + "<td>" +
+      out += "<tr>" + timeCell(s, step) + "<td>" +
              htmlEscape(text(c, "kind")) + "</td><td class=\"mono\">" + htmlEscape(text(c, "axes")) + "</td>" +
              numCell(formatBytes(numberOr(c, "bytes")), numberOr(c, "bytes")) + "<td class=\"mono\">" +
              htmlEscape(shortOpName(text(c, "op"))) + "</td><td>" + linked(text(c, "where")) + "</td></tr>\n";
     }
-    if (colls.empty()) out += "<tr><td colspan=\"7\">No collectives: the plan needs no communication.</td></tr>\n";
+    if (colls.empty()) out += "<tr><td colspan=\"6\">No collectives: the plan needs no communication.</td></tr>\n";
     out += "</tbody></table></div>\n";
 
     out += "<details><summary><b>Costliest ops</b> (before fusion)</summary>\n<div class=\"scroll\"><table "

@@ -49,7 +49,8 @@ table.sortable th[aria-sort="ascending"]::after { content: " \2191"; color: var(
 table.sortable th[aria-sort="descending"]::after { content: " \2193"; color: var(--accent); }
 a.loc { color: var(--accent); text-decoration: none; font-family: ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 12.5px; white-space: nowrap; }
 a.loc:hover { text-decoration: underline; }
-.fuses { color: var(--muted); font-size: 12px; }
+.fuses { color: var(--muted); font-size: 12px; min-width: 220px; }
+.share { color: var(--muted); font-size: 12px; }
 .grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 20px; }
 @media (max-width: 900px) { .grid2 { grid-template-columns: 1fr; } }
 .src { display: flex; gap: 12px; padding: 2px 6px; border-radius: 4px; }

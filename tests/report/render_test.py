@@ -29,6 +29,28 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--hide-scrollbars"]
 
 
+# Sorts the argument table by its last column (bytes per device) twice and
+# clicks the first location link, then writes what it saw into the page.
+PROBE = """<script>
+(function () {
+  var th = document.querySelectorAll('#argument-table thead th');
+  var last = th[th.length - 1];
+  last.click(); last.click();
+  var bytes = Array.prototype.map.call(document.querySelectorAll('#argument-table tbody tr'),
+      function (r) { return parseFloat(r.cells[r.cells.length - 1].getAttribute('data-v')); });
+  var link = document.querySelector('a.loc');
+  if (link) link.click();
+  var viewer = document.getElementById('source-viewer');
+  var out = document.createElement('pre');
+  out.id = 'probe';
+  out.textContent = JSON.stringify({bytes: bytes, viewer_hidden: viewer.hidden,
+      viewer_text: viewer.querySelector('pre').textContent, errors: window.__autopartErrors});
+  document.body.appendChild(out);
+})();
+</script>
+"""
+
+
 def fail(message):
     print("FAIL: " + message)
     sys.exit(1)
@@ -116,6 +138,25 @@ def main():
         fail("search table has %d rows, expected %d" % (check["search_rows"], methods))
     if not check["ok"]:
         fail("the page's self-check failed")
+
+    # Interaction, on a copy of the page with a script that acts as a reader:
+    # sorting the argument table by bytes (twice: descending), clicking the
+    # first source location.
+    probe = os.path.join(a.work, "probe.html")
+    with open(probe, "w", encoding="utf-8") as f:
+        f.write(text.replace("</body>", PROBE + "</body>"))
+    r = chromium(browser, ["--dump-dom", "file://" + os.path.abspath(probe)])
+    m = re.search(r'<pre id="probe">(.*?)</pre>', r.stdout, re.S)
+    if not m:
+        fail("the interaction probe did not run:\n" + r.stderr[-2000:])
+    probe_result = json.loads(html.unescape(m.group(1)))
+    print("interaction:", json.dumps(probe_result)[:300])
+    if probe_result["bytes"] != sorted(probe_result["bytes"], reverse=True) or len(probe_result["bytes"]) < 2:
+        fail("sorting the argument table by bytes per device did not sort it")
+    if probe_result["viewer_hidden"] or not probe_result["viewer_text"].strip():
+        fail("clicking a location did not show its source line")
+    if probe_result["errors"]:
+        fail("script errors while interacting: %s" % probe_result["errors"])
 
     # (c) a screenshot.
     start = time.time()
