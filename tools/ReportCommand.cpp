@@ -51,7 +51,7 @@ int runReport(const ReportCommandOptions &o) {
     Diagnostics diags;
     std::optional<Mesh> parsed = parseMeshSpec(o.mesh, diags);
     if (!parsed) {
-      printDiagnostics(diags, tool, "--mesh");
+      printDiagnostics(diags, tool);  // (the reason names --mesh itself)
       return 1;
     }
     std::string name = shardings.meshes().size() == 1 ? shardings.meshes().begin()->first : "mesh";
