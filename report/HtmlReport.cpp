@@ -410,7 +410,9 @@ private:
     double exposed = std::clamp(numberOr(sim, "exposed_communication_seconds", comm), 0.0, comm);
     double hidden = std::max(0.0, comm - exposed);
     double longest = std::max({step, compute + exposed, comm, 1e-30});
-    auto [tick, scale] = niceAxis(longest, 5, secondUnit(longest));
+    // (Not a structured binding: clang 14 cannot capture one in a lambda.)
+    const std::pair<double, double> axis = niceAxis(longest, 5, secondUnit(longest));
+    const double tick = axis.first, scale = axis.second;
     const double left = 130, barW = 820, barH = 26;
     auto x = [&](double s) { return left + barW * s / scale; };
     std::string out = "<section class=\"card\" id=\"step\"><h2>Step time</h2>\n";
@@ -487,7 +489,8 @@ private:
     // else the plot zooms on the peak and the capacity line sits at the top.
     bool capacityToScale = capacity > 0 && maxBytes >= 0.25 * capacity;
     double top = capacityToScale ? std::max(capacity, maxBytes) * 1.04 : std::max(maxBytes * 1.1, 1.0);
-    auto [tick, yMax] = niceAxis(top, 4, byteUnit(top));
+    const std::pair<double, double> axis = niceAxis(top, 4, byteUnit(top));
+    const double tick = axis.first, yMax = axis.second;
     const double W = 1000, H = 340, L = 86, R = 24, T = 24, B = 44;
     auto px = [&](double i) { return L + (W - L - R) * i / lastIndex; };
     auto py = [&](double b) { return T + (H - T - B) * (1 - b / yMax); };
