@@ -1,11 +1,13 @@
 #include "report/HtmlReport.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <map>
+#include <memory>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "analysis/ArgumentRoles.h"
 #include "report/Html.h"
