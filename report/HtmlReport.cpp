@@ -62,10 +62,14 @@ const nlohmann::json &array(const nlohmann::json &j, const char *key) {
 
 // --- Small formatting -----------------------------------------------------
 
+// One decimal; below 1%, two significant digits, so that a small share does
+// not read as none: percent(1, 40000) -> "0.0025%".
 std::string percent(double part, double whole) {
   if (whole <= 0) return "";
+  double p = 100 * part / whole;
+  if (p > 0 && p < 0.001) return "<0.001%";
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * part / whole);
+  std::snprintf(buf, sizeof buf, p > 0 && p < 1 ? "%.2g%%" : "%.1f%%", p);
   return buf;
 }
 
@@ -112,6 +116,10 @@ double byteUnit(double bytes) {
 }
 
 double secondUnit(double s) { return s >= 1 ? 1 : s >= 1e-3 ? 1e-3 : 1e-6; }
+
+// The schedule's subtractions leave rounding residue (1e-17 s of "hidden"
+// communication where there is none): below a picosecond is none.
+double withoutResidue(double s) { return s > 1e-12 ? s : 0; }
 
 // A time cell with its share of the step below it, sorted by the time.
 std::string timeCell(double seconds, double step) {
@@ -320,7 +328,7 @@ private:
     out += tile("step time", htmlEscape(formatSeconds(step)), "compute + exposed communication");
     out += tile("compute", htmlEscape(formatSeconds(compute)), htmlEscape(percent(compute, step)) + " of the step");
     out += tile("communication", htmlEscape(formatSeconds(comm)),
-                htmlEscape(formatSeconds(exposed)) + " exposed, " + htmlEscape(formatSeconds(std::max(0.0, comm - exposed))) +
+                htmlEscape(formatSeconds(exposed)) + " exposed, " + htmlEscape(formatSeconds(withoutResidue(comm - exposed))) +
                     " hidden");
     out += tile("peak memory", htmlEscape(formatBytes(peak)),
                 "of " + htmlEscape(formatBytes(capacity)) + " " +
@@ -430,8 +438,8 @@ private:
     const nlohmann::json &sim = in_.simulation;
     double step = numberOr(sim, "step_seconds"), compute = numberOr(sim, "compute_seconds");
     double comm = numberOr(sim, "communication_seconds");
-    double exposed = std::clamp(numberOr(sim, "exposed_communication_seconds", comm), 0.0, comm);
-    double hidden = std::max(0.0, comm - exposed);
+    double exposed = withoutResidue(std::clamp(numberOr(sim, "exposed_communication_seconds", comm), 0.0, comm));
+    double hidden = withoutResidue(comm - exposed);
     double longest = std::max({step, compute + exposed, comm, 1e-30});
     // (Not a structured binding: clang 14 cannot capture one in a lambda.)
     const std::pair<double, double> axis = niceAxis(longest, 5, secondUnit(longest));
@@ -478,8 +486,7 @@ private:
              "<th>kind</th><th class=\"num\">exposed</th><th class=\"num\">hidden</th><th class=\"num\">hidden share</th>"
              "</tr></thead><tbody>\n";
       for (const auto &[kind, v] : byKind.items()) {
-        // (Clamped: the schedule's subtraction leaves -1e-17 for none.)
-        double e = std::max(0.0, numberOr(v, "exposed_seconds")), h = std::max(0.0, numberOr(v, "hidden_seconds"));
+        double e = withoutResidue(numberOr(v, "exposed_seconds")), h = withoutResidue(numberOr(v, "hidden_seconds"));
         out += "<tr><td>" + htmlEscape(kind) + "</td>" + numCell(formatSeconds(e), e) + numCell(formatSeconds(h), h) +
                numCell(percent(h, e + h), e + h > 0 ? h / (e + h) : 0) + "</tr>\n";
       }
@@ -514,7 +521,8 @@ private:
     double top = capacityToScale ? std::max(capacity, maxBytes) * 1.04 : std::max(maxBytes * 1.1, 1.0);
     const std::pair<double, double> axis = niceAxis(top, 4, byteUnit(top));
     const double tick = axis.first, yMax = axis.second;
-    const double W = 1000, H = 340, L = 86, R = 24, T = 24, B = 44;
+    // (T leaves room above the axis for a capacity off its scale.)
+    const double W = 1000, H = 350, L = 86, R = 24, T = 40, B = 44;
     auto px = [&](double i) { return L + (W - L - R) * i / lastIndex; };
     auto py = [&](double b) { return T + (H - T - B) * (1 - b / yMax); };
     out += "<svg id=\"memory-plot\" viewBox=\"0 0 " + svgNumber(W) + " " + svgNumber(H) + "\" width=\"100%\"" +
@@ -564,11 +572,14 @@ private:
              std::to_string(int64_t(points[top].index)) + ")</text>\n";
     }
     if (capacity > 0) {
-      double cy = capacityToScale ? py(capacity) : T;
+      // Off scale, the line runs in the margin above the axis, apart from
+      // the ticks, and says how far up it really is.
+      double cy = capacityToScale ? py(capacity) : 20;
       out += "<line x1=\"" + svgNumber(L) + "\" x2=\"" + svgNumber(W - R) + "\" y1=\"" + svgNumber(cy) + "\" y2=\"" +
              svgNumber(cy) + "\" stroke=\"var(--exposed)\" stroke-dasharray=\"6 4\" stroke-width=\"1.4\"/>\n";
       out += "<text x=\"" + svgNumber(W - R - 4) + "\" y=\"" + svgNumber(cy - 5) + "\" class=\"halo\" text-anchor=\"end\" font-size=\"12\" fill=\"#b42323\">HBM capacity " +
-             htmlEscape(formatBytes(capacity)) + (capacityToScale ? "" : " (off scale, above)") + "</text>\n";
+             htmlEscape(formatBytes(capacity)) +
+             (capacityToScale ? "" : " (off scale: the peak is " + percent(maxBytes, capacity) + " of it)") + "</text>\n";
     }
     out += "</svg>\n";
     if (points.empty()) out += "<p class=\"note\">No timeline in the simulation report.</p>\n";
