@@ -7,6 +7,7 @@
 #include "sim/CollectiveCost.h"
 #include "sim/Memory.h"
 #include "support/Format.h"
+#include "support/JsonSchema.h"
 
 namespace autopart {
 namespace {
@@ -62,6 +63,7 @@ nlohmann::json simulationReport(const Module &m, const ShardingMap &shardings, c
   if (mem.liveAtPeak.size() > top) mem.liveAtPeak.resize(top);
 
   nlohmann::json j;
+  j["schema_version"] = kJsonSchemaVersion;
   j["device"] = device.name;
   j["devices"] = devices;
   if (mesh) j["mesh"] = mesh->str();
@@ -138,7 +140,7 @@ nlohmann::json simulationReport(const Module &m, const ShardingMap &shardings, c
                                     {"op", std::string(m.opName(op))}, {"where", m.where(op)}});
   }
   j["memory"] = {{"peak_bytes", mem.peakBytes}, {"argument_bytes", mem.argumentBytes},
-                 {"donated_bytes", mem.donatedBytes}, {"capacity_bytes", device.hbmCapacity},
+                 {"donated_bytes", mem.donatedBytes}, {"capacity_bytes", int64_t(device.hbmCapacity)},
                  {"fits", double(mem.peakBytes) <= device.hbmCapacity}};
   if (mem.peakOp != kNone) j["memory"]["peak_at"] = m.where(mem.peakOp);
   j["memory"]["breakdown"] = nlohmann::json::object();

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "asm/Parser.h"
+#include "sim/ShardingMap.h"
 #include "tools/Command.h"
 
 namespace autopart {
@@ -35,6 +36,28 @@ OpId findPlannableEntry(const Module &m, const std::string &wanted, const char *
       return kNone;
     }
   return func;
+}
+
+bool seedInputShardings(const Module &m, OpId func, bool propagate, ShardingVector &state, Diagnostics &diags,
+                        CompletionStats *stats) {
+  if (!propagate || countUserShardings(m) == 0 || !m.source) {
+    if (stats) stats->userShardings = countUserShardings(m);
+    seedFromInput(m, func, state);
+    return true;
+  }
+  ParseError perr;
+  std::unique_ptr<Module> copy = parseModule(*m.source, m.fileName, &perr);
+  if (!copy) {
+    diags.error(perr.full);
+    return false;
+  }
+  if (!completeShardingsAsXla(*copy, diags, stats)) return false;
+  // Every value XLA's propagation reaches, not only the arguments: a tactic
+  // that adds nothing to an argument still plans around the completed ops.
+  ShardingMap completed = ShardingMap::fromModule(*copy);
+  for (ValueId v = 0; v < state.size() && v < copy->values.size(); ++v)
+    if (const TensorSharding *s = completed.get(v)) state[v] = *s;
+  return true;
 }
 
 }  // namespace autopart

@@ -14,6 +14,7 @@
 #include "export/AnnotateModule.h"
 #include "export/ExportShardings.h"
 #include "export/PartitionSpecs.h"
+#include "export/PinPlan.h"
 #include "export/PreserveText.h"
 #include "levers/Levers.h"
 #include "search/AutoTactic.h"
@@ -43,6 +44,10 @@ struct PlanOptions {
   bool reprint = false;
   bool report = false;  // simulate the plan and print the report to stderr
   std::string device = "h100-80gb";  // what the auto tactic optimises for
+  uint64_t seed = 0;                  // the auto tactic's search
+  double timeBudget = 30;
+  int64_t iterations = 0;
+  bool noPropagate = false;
 };
 
 int runPlan(const PlanOptions &o) {
@@ -75,12 +80,20 @@ int runPlan(const PlanOptions &o) {
   auto current = [&](ValueId v) -> const TensorSharding * {
     return state[v] ? &*state[v] : nullptr;
   };
-  // Shardings already in the input are fixed constraints: tactics build on them.
-  seedFromInput(*m, func, state);
+  // Shardings already in the input, completed as XLA would, are fixed
+  // constraints: tactics build on them.
+  if (!seedInputShardings(*m, func, !o.noPropagate, state, diags)) {
+    printDiagnostics(diags, "autopart plan");
+    return 1;
+  }
   NamedDimensions names = analyzeNamedDimensions(*m, {}, &diags);
   printDiagnostics(diags, "autopart plan");
   ScheduleContext ctx{*m, func, *mesh, meshName, names};
-  std::optional<nlohmann::json> applied = applySchedule(ctx, *schedule, state, makeAutoTactic({o.device, {}}), diags);
+  AutoTacticOptions autoOptions{o.device, {}};
+  autoOptions.budget.seed = o.seed;
+  autoOptions.budget.seconds = o.timeBudget;
+  autoOptions.budget.iterations = o.iterations;
+  std::optional<nlohmann::json> applied = applySchedule(ctx, *schedule, state, makeAutoTactic(autoOptions), diags);
   if (!applied) {
     printDiagnostics(diags, "autopart plan");
     return 2;
@@ -90,6 +103,14 @@ int runPlan(const PlanOptions &o) {
   AnnotateOptions annotate;
   annotate.meshName = meshName;
   annotatePlan(*m, func, *mesh, annotate, current);
+  // What is written must be what XLA runs: ops the plan keeps replicated
+  // are pinned where XLA's propagation would shard them.
+  PinStats pins;
+  if (!pinAgainstPropagation(*m, func, meshName, current, diags, &pins)) {
+    printDiagnostics(diags, "autopart plan");
+    return 1;
+  }
+  if (pins.pinned) std::cerr << "pinned " << pins.pinned << " op(s) the plan keeps replicated against XLA's propagation\n";
   if (o.gspmd) {
     if (!exportGspmdShardings(*m, ExportOptions{}, diags)) {
       printDiagnostics(diags, "autopart plan");
@@ -166,6 +187,13 @@ CommandRegistration reg("plan", "Apply a tactic schedule and write the annotated
                           app.add_flag("--report", o->report,
                                        "Simulate the plan on --device and print the simulate report to stderr");
                           app.add_option("--device", o->device, "Hardware the auto tactic plans for (autopart devices)");
+                          app.add_option("--seed", o->seed,
+                                         "Random seed of the auto tactic's search (same seed and --iterations: same plan)");
+                          app.add_option("--time-budget", o->timeBudget, "Seconds the auto tactic may search (default 30)");
+                          app.add_option("--iterations", o->iterations, "MCTS iterations of the auto tactic (0: until the time budget)");
+                          app.add_flag("--no-propagate", o->noPropagate,
+                                       "Start from the input's argument shardings as written instead of completing "
+                                       "them with Shardy's propagation first, as XLA does");
                           return [o] { return runPlan(*o); };
                         });
 

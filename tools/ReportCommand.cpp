@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "asm/Parser.h"
+#include "propagation/CompleteShardings.h"
 #include "report/HtmlReport.h"
 #include "sim/Hardware.h"
 #include "sim/SimulationReport.h"
@@ -28,6 +29,7 @@ struct ReportCommandOptions {
   std::string title;
   std::string output = "-";
   int top = 15;
+  bool noPropagate = false;
 };
 
 // The JSON of `autopart search --json`, or null with the reason in `diags`.
@@ -46,6 +48,15 @@ int runReport(const ReportCommandOptions &o) {
   const char *tool = "autopart report";
   std::unique_ptr<Module> m = loadModule(o.file);
   if (!m) return 1;
+  // The program XLA runs, as `autopart simulate` prices it: Shardy's
+  // propagation completes the input's shardings first.
+  if (!o.noPropagate) {
+    Diagnostics diags;
+    if (!completeShardingsAsXla(*m, diags)) {
+      printDiagnostics(diags, tool);
+      return 1;
+    }
+  }
   ShardingMap shardings = ShardingMap::fromModule(*m);
   if (!o.mesh.empty()) {
     Diagnostics diags;
@@ -98,6 +109,9 @@ CommandRegistration reg("report", "The plan of an annotated program as a self-co
                           app.add_option("--search", o->search,
                                          "JSON of `autopart search --json` to show the methods side by side");
                           app.add_option("--title", o->title, "Page heading (default: the input file)");
+                          app.add_flag("--no-propagate", o->noPropagate,
+                                       "Report the shardings as written instead of completing them with Shardy's "
+                                       "propagation first, as XLA does (and autopart simulate)");
                           app.add_option("-o,--output", o->output, "Output HTML file ('-': stdout)");
                           return [o] { return runReport(*o); };
                         });

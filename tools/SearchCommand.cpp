@@ -14,6 +14,7 @@
 #include "asm/Parser.h"
 #include "asm/Printer.h"
 #include "export/AnnotateModule.h"
+#include "export/PinPlan.h"
 #include "export/PreserveText.h"
 #include "search/LeverSearch.h"
 #include "search/SearchMethod.h"
@@ -46,6 +47,7 @@ struct SearchOptions {
   std::string levers = "auto";
   bool json = false;
   bool reprint = false;
+  bool noPropagate = false;
 };
 
 bool hasTag(const SearchMethodInfo &m, const std::string &tag) {
@@ -106,7 +108,12 @@ int runSearch(const SearchOptions &o) {
   NamedDimensions names = analyzeNamedDimensions(*m, {}, &diags);
   printDiagnostics(diags, "autopart search");
   ShardingVector base(m->values.size());
-  seedFromInput(*m, func, base);
+  // The input's shardings, completed as XLA would, are fixed constraints.
+  CompletionStats completion;
+  if (!seedInputShardings(*m, func, !o.noPropagate, base, diags, &completion)) {
+    printDiagnostics(diags, "autopart search");
+    return 1;
+  }
   SearchProblem problem{*m, func, *mesh, meshName, names, hardwareDeviceParams(*hw, *mesh), base, {}};
   SearchBudget budget;
   budget.seconds = o.timeBudget;
@@ -199,6 +206,9 @@ int runSearch(const SearchOptions &o) {
   j["device"] = problem.device.name;
   j["hbm_bytes"] = problem.device.hbmCapacity;
   j["names"] = finalProblem.names.names.size();
+  j["input_shardings"] = {{"user", completion.userShardings},
+                          {"propagated", completion.propagated},
+                          {"updates", completion.propagation.updates}};
   j["actions"] = buildActionSpace(finalProblem).size();
   j["levers"] = leverProgram ? formatLevers(leverProgram->config) : "none";
   if (leverProgram) j["levers_summary"] = leverProgram->result.summary;
@@ -240,6 +250,11 @@ int runSearch(const SearchOptions &o) {
     AnnotateOptions annotate;
     annotate.meshName = meshName;
     annotatePlan(out, outFunc, *mesh, annotate, current);
+    // As `autopart plan`: pin what XLA's propagation would otherwise change.
+    if (!pinAgainstPropagation(out, outFunc, meshName, current, diags)) {
+      printDiagnostics(diags, "autopart search");
+      return 1;
+    }
     if (!writePlannedModule(out, o.output, o.reprint || leverProgram.has_value(), diags)) {
       printDiagnostics(diags, "autopart search");
       return 1;
@@ -327,6 +342,9 @@ CommandRegistration reg(
                      "MCTS: distinct name-level plans refined, the best one winning (default 4)")
           ->check(CLI::Range(1, 64));
       app.add_option("--function", o->function, "Entry function (default: main)");
+      app.add_flag("--no-propagate", o->noPropagate,
+                   "Start from the input's argument shardings as written instead of completing them with Shardy's "
+                   "propagation first, as XLA does");
       app.add_flag("--json", o->json, "Machine-readable output");
       app.add_flag("--reprint", o->reprint, "With -o: print the program in MLIR's style instead of editing the input text");
       app.add_option("-o,--output", o->output, "Write the first method's plan as an annotated program");

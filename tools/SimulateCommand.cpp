@@ -7,6 +7,7 @@
 // Formulas and constants: docs/cost-model.md.
 #include <iostream>
 
+#include "propagation/CompleteShardings.h"
 #include "sim/Hardware.h"
 #include "sim/SimulationReport.h"
 #include "tools/Command.h"
@@ -27,11 +28,22 @@ struct SimulateOptions {
   bool syncCollectives = false;
   double unknownTrips = 1;
   double peakTflops = 0, hbmGbps = 0, linkGbps = 0;
+  bool noPropagate = false;
 };
 
 int runSimulate(const SimulateOptions &o) {
   std::unique_ptr<Module> m = loadModule(o.file);
   if (!m) return 1;
+  // Price the program XLA runs: Shardy's propagation completes the input's
+  // shardings before the partitioner sees them.
+  CompletionStats completion;
+  if (!o.noPropagate) {
+    Diagnostics diags;
+    if (!completeShardingsAsXla(*m, diags, &completion)) {
+      printDiagnostics(diags, "autopart simulate");
+      return 1;
+    }
+  }
   ShardingMap shardings = ShardingMap::fromModule(*m);
   if (!o.mesh.empty()) {
     Diagnostics diags;
@@ -78,6 +90,9 @@ int runSimulate(const SimulateOptions &o) {
   reportOptions.sim.unknownTripCount = o.unknownTrips;
   reportOptions.top = o.top;
   nlohmann::json report = simulationReport(*m, shardings, device, reportOptions);
+  report["input_shardings"] = {{"user", completion.userShardings},
+                               {"propagated", completion.propagated},
+                               {"updates", completion.propagation.updates}};
   if (o.json) std::cout << report.dump(2) << "\n";
   else std::cout << formatSimulationReport(report);
   return 0;
@@ -101,6 +116,9 @@ CommandRegistration reg("simulate", "Simulated step time, communication and peak
                                        "them synchronously, e.g. Megatron-LM) instead of overlapping it");
                           app.add_option("--overlap", o->overlap,
                                          "With --ablate overlap: fraction of min(compute, communication) hidden (0..1)");
+                          app.add_flag("--no-propagate", o->noPropagate,
+                                       "Price the shardings as written instead of completing them with Shardy's "
+                                       "propagation first, as XLA does");
                           app.add_option("--unknown-trip-count", o->unknownTrips, "Trip count assumed for loops without a static one");
                           app.add_option("--peak-tflops", o->peakTflops, "Override peak TFLOP/s");
                           app.add_option("--hbm-gbps", o->hbmGbps, "Override HBM bandwidth (GB/s)");

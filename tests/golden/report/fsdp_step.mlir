@@ -1,6 +1,7 @@
 // RUN: autopart report %s --device h100-80gb --title "FSDP <step>" | FileCheck %s
 // RUN: not autopart report %s --search %s -o - 2>&1 | FileCheck %s --check-prefix=BADSEARCH
 // RUN: not autopart report %s --mesh d=0 2>&1 | FileCheck %s --check-prefix=BADMESH
+// RUN: autopart report %s --top 1 --no-propagate | FileCheck %s --check-prefix=TOP
 
 // The HTML report of a planned step (x . w1 forward, x^T . dh weight
 // gradient, FSDP on d=8): one page with the title escaped, the mesh's eight
@@ -22,6 +23,13 @@
 // CHECK:     %arg1</td><td>parameter</td><td class="mono">tensor&lt;128x256xf32&gt;</td><td class="mono">&lt;@mesh, [{&quot;d&quot;}, {}]&gt;</td><td class="mono">16x256xf32</td>
 // CHECK:     <div class="src" id="L[[LINE]]">{{.*}}%dw1 = stablehlo.dot_general %x, %dh
 // CHECK:     <script type="application/json" id="autopart-data">{"expect":{"arguments":3,"memory_points":3,"search":0,"step_bars":true}
+
+// --top 1: the costliest collective only (the all-gather: equal costs keep
+// program order).
+// TOP:       id="collective-table"
+// TOP:       all-gather
+// TOP-NOT:   reduce-scatter
+// TOP:       id="op-table"
 
 // BADSEARCH: error: not the JSON object `autopart search --json` prints
 // BADMESH:   autopart report: error: --mesh: mesh axis 'd' needs a positive size

@@ -29,8 +29,9 @@
 // CHECK-SAME{LITERAL}: tensor<4xf32> {jax.result_info = "['opt_state']['nu']['layers'][0]['b']", sdy.sharding = #sdy.sharding<@mesh, [{"data"}]>}
 // CHECK-SAME{LITERAL}: tensor<f32> {jax.result_info = "['loss']", sdy.sharding = #sdy.sharding<@mesh, []>}
 
-// The weight gradient (x^T . dlogits, the batch contracted) stays whole.
-// CHECK: %30 = stablehlo.dot_general %arg6, %29, contracting_dims = [0] x [0] : (tensor<8x16xf32>, tensor<8x4xf32>) -> tensor<16x4xf32>
+// The weight gradient (x^T . dlogits, the batch contracted) stays whole,
+// pinned so: XLA's propagation would otherwise shard it from mu's slices.
+// CHECK{LITERAL}: %30 = stablehlo.dot_general %arg6, %29, contracting_dims = [0] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>} : (tensor<8x16xf32>, tensor<8x4xf32>) -> tensor<16x4xf32>
 // mu' = 0.9 mu + 0.1 g and nu' = 0.95 nu + 0.05 g^2, on the slices.
 // CHECK{LITERAL}: %38 = stablehlo.multiply %arg2, %37 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
 // CHECK{LITERAL}: %39 = stablehlo.add %38, %35 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
