@@ -2,8 +2,8 @@
 # Runs every benchmark; results on stdout: Google Benchmark (parser,
 # analysis, simulator, ILP), then the simulator's fidelity table against
 # Megatron-LM's published runs (docs/fidelity.md), the sanity table
-# (docs/sanity.md) and the memory levers at GPT-3 scale (docs/levers.md,
-# about 4 minutes). The search benchmark (bench/search.py, about 25 minutes)
+# (docs/sanity.md), the memory levers at GPT-3 scale (docs/levers.md,
+# about 4 minutes) and the HTML report's size and render time (docs/report.md). The search benchmark (bench/search.py, about 25 minutes)
 # is run on its own.
 set -euo pipefail
 build=${1:-build}
@@ -11,3 +11,4 @@ build=${1:-build}
 python3 "$(dirname "$0")/../bench/fidelity.py" --build "$build" --no-ablate
 python3 "$(dirname "$0")/../bench/sanity.py" "$build"
 python3 "$(dirname "$0")/../bench/levers.py" "$build"
+python3 "$(dirname "$0")/../bench/report.py" "$build"

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages autopart needs, only those missing, so that a
-# machine that already has them pays nothing.
+# machine that already has them pays nothing. (chromium: the HTML report's
+# browser test, tests/report/render_test.py.)
 set -euo pipefail
 packages=(cmake ninja-build g++ clang libgtest-dev libgmock-dev libbenchmark-dev
           pybind11-dev python3-dev python3-setuptools python3-wheel python3-venv
           llvm-14-tools libcli11-dev nlohmann-json3-dev libyaml-cpp-dev python3
-          libclang-rt-14-dev coinor-libcbc-dev pkg-config)
+          libclang-rt-14-dev coinor-libcbc-dev pkg-config chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

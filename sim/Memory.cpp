@@ -194,6 +194,7 @@ MemoryReport analyzeMemory(const Module &m, OpId func, const ShardingMap &shardi
   }
   report.peakBytes = resident + live;
   size_t peakIndex = ops.size();
+  if (describePeak) report.timeline.reserve(ops.size());
   for (size_t i = 0; i < ops.size(); ++i) {
     OpId op = ops[i];
     for (uint32_t r = 0; r < m.numResults(op); ++r) {
@@ -203,6 +204,7 @@ MemoryReport analyzeMemory(const Module &m, OpId func, const ShardingMap &shardi
       freeAt[std::max(last[v], i)].push_back(v);
     }
     int64_t now = resident + live + lv.transient(op) + (m.numRegions(op) ? lv.nestedPeak(op) : 0);
+    if (describePeak) report.timeline.push_back(now);
     if (now > report.peakBytes) {
       report.peakBytes = now;
       peakIndex = i;
@@ -246,6 +248,19 @@ MemoryReport analyzeMemory(const Module &m, OpId func, const ShardingMap &shardi
   std::stable_sort(report.liveAtPeak.begin(), report.liveAtPeak.end(),
                    [](const LiveBuffer &a, const LiveBuffer &b) { return a.bytes > b.bytes; });
   return report;
+}
+
+std::vector<size_t> bucketMaxima(const std::vector<int64_t> &values, size_t maxPoints) {
+  std::vector<size_t> kept;
+  if (maxPoints == 0) return kept;
+  const size_t run = (values.size() + maxPoints - 1) / maxPoints;
+  for (size_t begin = 0; begin < values.size(); begin += run) {
+    size_t best = begin;
+    for (size_t i = begin + 1; i < std::min(begin + run, values.size()); ++i)
+      if (values[i] > values[best]) best = i;
+    kept.push_back(best);
+  }
+  return kept;
 }
 
 }  // namespace autopart

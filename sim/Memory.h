@@ -43,6 +43,11 @@ struct MemoryReport {
   std::vector<LiveBuffer> liveAtPeak;  // largest first
   // The peak by category (index: MemoryCategory); sums to peakBytes.
   MemoryBreakdown breakdown{};
+  // Bytes live while each op of the entry block runs (index: its position
+  // in the block), as the walk counts them for the peak: the largest entry
+  // is peakBytes unless the peak is before the first op. Filled with
+  // describePeak only (the report plots it; the search does not need it).
+  std::vector<int64_t> timeline;
 };
 
 // `transientBytes(op)` adds per-op temporary buffers (collectives); may be
@@ -50,5 +55,13 @@ struct MemoryReport {
 // search prices thousands of plans and only needs the peak.
 MemoryReport analyzeMemory(const Module &m, OpId func, const ShardingMap &shardings,
                            const std::function<int64_t(OpId)> &transientBytes = {}, bool describePeak = true);
+
+// Indices of at most `maxPoints` entries of `values` for a plot: the values
+// are cut into equal runs of consecutive entries and each run keeps its
+// largest (the first of equal ones), so the peak always survives; in
+// ascending order. Fewer values than maxPoints: every index.
+//
+//   bucketMaxima({1, 5, 2, 2, 9, 3, 4}, 3) -> runs {1,5,2} {2,9,3} {4} -> {1, 4, 6}
+std::vector<size_t> bucketMaxima(const std::vector<int64_t> &values, size_t maxPoints);
 
 }  // namespace autopart

@@ -12,6 +12,10 @@
 namespace autopart {
 namespace {
 
+// Points of the memory timeline in the report: enough for a plot a page
+// wide, few enough that a 50k-op step's report stays small.
+constexpr size_t kTimelinePoints = 400;
+
 }  // namespace
 
 nlohmann::json simulationReport(const Module &m, const ShardingMap &shardings, const DeviceParams &device,
@@ -145,6 +149,13 @@ nlohmann::json simulationReport(const Module &m, const ShardingMap &shardings, c
   j["memory"]["live_at_peak"] = nlohmann::json::array();
   for (const LiveBuffer &b : mem.liveAtPeak)
     j["memory"]["live_at_peak"].push_back({{"what", b.what}, {"bytes", b.bytes}});
+  // Live bytes over the step, thinned for plotting (the peak survives).
+  j["memory"]["timeline"] = nlohmann::json::array();
+  if (!mem.timeline.empty()) {
+    const std::vector<OpId> &entryOps = m.blocks[FuncView{m, sim.entry()}.entry()].ops;
+    for (size_t i : bucketMaxima(mem.timeline, kTimelinePoints))
+      j["memory"]["timeline"].push_back({{"op_index", i}, {"bytes", mem.timeline[i]}, {"where", m.where(entryOps[i])}});
+  }
   return j;
 }
 

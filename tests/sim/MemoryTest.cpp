@@ -1,5 +1,7 @@
 #include "sim/Memory.h"
 
+#include <algorithm>
+
 #include "ir/Module.h"
 
 #include "tests/sim/SimTestUtil.h"
@@ -31,6 +33,30 @@ TEST(Memory, ResidentArgumentStaysLive) {
   MemoryReport r = analyzeMemory(*m, m->functions()[0], ShardingMap::fromModule(*m));
   EXPECT_EQ(r.peakBytes, 4096 + 8192);
   EXPECT_EQ(r.argumentBytes, 4096);
+}
+
+TEST(Memory, TimelineIsLiveBytesPerOp) {
+  // 4 KiB each, %a resident: %0 runs beside %a; %1 beside %a and the %0 it
+  // reads, %2 beside %a and %1 (%0 freed); at the return only %a and %2.
+  auto m = parse(chain(""));
+  MemoryReport r = analyzeMemory(*m, m->functions()[0], ShardingMap::fromModule(*m));
+  EXPECT_EQ(r.timeline, (std::vector<int64_t>{8192, 12288, 12288, 8192}));
+  EXPECT_EQ(*std::max_element(r.timeline.begin(), r.timeline.end()), r.peakBytes);
+  // The search asks for the peak alone and gets no timeline.
+  EXPECT_TRUE(analyzeMemory(*m, m->functions()[0], ShardingMap::fromModule(*m), {}, false).timeline.empty());
+}
+
+TEST(Memory, BucketMaximaKeepThePeak) {
+  EXPECT_EQ(bucketMaxima({1, 5, 2, 2, 9, 3, 4}, 3), (std::vector<size_t>{1, 4, 6}));
+  EXPECT_EQ(bucketMaxima({3, 1}, 400), (std::vector<size_t>{0, 1}));
+  EXPECT_TRUE(bucketMaxima({}, 400).empty());
+  EXPECT_TRUE(bucketMaxima({1, 2}, 0).empty());
+  std::vector<int64_t> many(100000, 1);
+  many[77777] = 42;
+  std::vector<size_t> kept = bucketMaxima(many, 400);
+  EXPECT_LE(kept.size(), 400u);
+  EXPECT_NE(std::find(kept.begin(), kept.end(), size_t(77777)), kept.end());
+  EXPECT_TRUE(std::is_sorted(kept.begin(), kept.end()));
 }
 
 TEST(Memory, ShardedBuffersAndCollectiveBuffers) {

@@ -36,6 +36,12 @@ TEST(SimulationReport, FsdpStep) {
   EXPECT_EQ(mem["argument_bytes"], 212992);
   EXPECT_EQ(mem["peak_bytes"], 212992 + 131072 + 16384 + 131072);
   EXPECT_EQ(mem["peak_at"], "t.mlir:8:10");
+  // One point per op of the entry (both dots and the return), the peak among
+  // them at the gradient dot.
+  ASSERT_EQ(mem["timeline"].size(), 3u);
+  EXPECT_EQ(mem["timeline"][1]["op_index"], 1);
+  EXPECT_EQ(mem["timeline"][1]["bytes"], mem["peak_bytes"]);
+  EXPECT_EQ(mem["timeline"][1]["where"], "t.mlir:8:10");
   // By category: dh is the right-hand side of a contraction, so a parameter
   // like w1 (analysis/ArgumentRoles.h); x is the input; no result carries
   // state, so dw1 is an activation like h.
