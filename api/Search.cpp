@@ -169,7 +169,7 @@ SearchResult searchProgram(const SearchRequest &request, Diagnostics &diags) {
   j["mesh"] = mesh->str();
   j["devices"] = mesh->numDevices();
   j["device"] = problem.device.name;
-  j["hbm_bytes"] = problem.device.hbmCapacity;
+  j["hbm_bytes"] = int64_t(problem.device.hbmCapacity);
   j["names"] = finalProblem.names.names.size();
   j["input_shardings"] = {{"user", completion.userShardings},
                           {"propagated", completion.propagated},
