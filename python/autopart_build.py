@@ -15,8 +15,10 @@ CMake's output.
 """
 import base64
 import hashlib
+import io
 import os
 import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -92,12 +94,16 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     files = [(f"autopart/{name}", os.path.join(PACKAGE, name)) for name in sorted(os.listdir(PACKAGE))
              if name.endswith(".py")]
     files.append((f"autopart/{os.path.basename(module)}", module))
+    return _write_wheel(wheel_directory, files, {})
+
+
+def _write_wheel(wheel_directory, files, extra):
+    """The wheel of `files` ((name in the wheel, path)) and `extra` (name: bytes)."""
     info = _dist_info()
-    generated = {
-        f"{info}/METADATA": _metadata().encode(),
-        f"{info}/WHEEL": (f"Wheel-Version: 1.0\nGenerator: autopart_build\nRoot-Is-Purelib: false\n"
-                          f"Tag: {_tag()}\n").encode(),
-    }
+    generated = dict(extra)
+    generated[f"{info}/METADATA"] = _metadata().encode()
+    generated[f"{info}/WHEEL"] = (f"Wheel-Version: 1.0\nGenerator: autopart_build\nRoot-Is-Purelib: false\n"
+                                  f"Tag: {_tag()}\n").encode()
     wheel_name = f"{NAME}-{_version()}-{_tag()}.whl"
     record = []
     with zipfile.ZipFile(os.path.join(wheel_directory, wheel_name), "w", zipfile.ZIP_DEFLATED) as whl:
@@ -116,6 +122,23 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     return wheel_name
 
 
+def build_editable(wheel_directory, config_settings=None, metadata_directory=None):
+    """`pip install -e .`: python/ on the path through a .pth file, the
+    built module copied next to the sources (python/autopart/, ignored by
+    git); rerun after changing C++."""
+    module = _build_extension()
+    shutil.copyfile(module, os.path.join(PACKAGE, os.path.basename(module)))
+    return _write_wheel(wheel_directory, [], {"autopart_editable.pth": (os.path.join(ROOT, "python") + "\n").encode()})
+
+
+def get_requires_for_build_editable(config_settings=None):
+    return []
+
+
+def prepare_metadata_for_build_editable(metadata_directory, config_settings=None):
+    return prepare_metadata_for_build_wheel(metadata_directory, config_settings)
+
+
 def build_sdist(sdist_directory, config_settings=None):
     """The tracked files (git ls-files) as NAME-VERSION.tar.gz."""
     base = f"{NAME}-{_version()}"
@@ -126,6 +149,5 @@ def build_sdist(sdist_directory, config_settings=None):
         info = tarfile.TarInfo(f"{base}/PKG-INFO")
         data = _metadata().encode()
         info.size = len(data)
-        import io
         tar.addfile(info, io.BytesIO(data))
     return base + ".tar.gz"
