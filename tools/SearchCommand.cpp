@@ -39,7 +39,6 @@ struct SearchOptions {
 };
 
 int runSearch(const SearchOptions &o) {
-  std::optional<ProgramText> program;
   SearchRequest request;
   request.method = o.method;
   request.mesh = o.mesh;
@@ -65,7 +64,7 @@ int runSearch(const SearchOptions &o) {
     printDiagnostics(diags, "autopart search");
     return 1;
   }
-  program = readProgram(o.file);
+  std::optional<ProgramText> program = readProgram(o.file);
   if (!program) return 1;
   request.program = std::move(*program);
   SearchResult r = searchProgram(request, diags);
