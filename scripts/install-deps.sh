@@ -4,7 +4,7 @@
 # browser test, tests/report/render_test.py.)
 set -euo pipefail
 packages=(cmake ninja-build g++ clang libgtest-dev libgmock-dev libbenchmark-dev
-          pybind11-dev python3-dev python3-setuptools python3-wheel python3-venv
+          pybind11-dev python3-dev python3-venv
           llvm-14-tools libcli11-dev nlohmann-json3-dev libyaml-cpp-dev python3
           libclang-rt-14-dev coinor-libcbc-dev pkg-config chromium)
 missing=()
