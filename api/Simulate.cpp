@@ -7,6 +7,12 @@
 namespace autopart {
 
 std::optional<SimulateResult> simulateProgram(const SimulateRequest &request, Diagnostics &diags) {
+  std::optional<SimulatedProgram> p = simulateProgramKeeping(request, diags);
+  if (!p) return std::nullopt;
+  return SimulateResult{std::move(p->report)};
+}
+
+std::optional<SimulatedProgram> simulateProgramKeeping(const SimulateRequest &request, Diagnostics &diags) {
   std::unique_ptr<Module> m = parseProgram(request.program, diags);
   if (!m) return std::nullopt;
   // Price the program XLA runs: Shardy's propagation completes the input's
@@ -57,11 +63,13 @@ std::optional<SimulateResult> simulateProgram(const SimulateRequest &request, Di
   reportOptions.sim.synchronousCollectives = request.syncCollectives;
   reportOptions.sim.unknownTripCount = request.unknownTrips;
   reportOptions.top = request.top;
-  SimulateResult result;
+  SimulatedProgram result;
   result.report = simulationReport(*m, shardings, device, reportOptions);
   result.report["input_shardings"] = {{"user", completion.userShardings},
                                       {"propagated", completion.propagated},
                                       {"updates", completion.propagation.updates}};
+  result.module = std::move(m);
+  result.shardings = std::move(shardings);
   return result;
 }
 

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/Program.h"
+#include "sim/ShardingMap.h"
 
 namespace autopart {
 
@@ -42,5 +43,14 @@ struct SimulateResult {
 // Nullopt, with the reason in `diags` (an error without a location names
 // its option: "--device: ..."), when the program, mesh or device is bad.
 std::optional<SimulateResult> simulateProgram(const SimulateRequest &request, Diagnostics &diags);
+
+// The same, keeping what the report was made from, for what draws it
+// (api/Report.h): the completed program and the shardings it was priced with.
+struct SimulatedProgram {
+  std::unique_ptr<Module> module;
+  ShardingMap shardings;
+  nlohmann::json report;
+};
+std::optional<SimulatedProgram> simulateProgramKeeping(const SimulateRequest &request, Diagnostics &diags);
 
 }  // namespace autopart

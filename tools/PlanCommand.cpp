@@ -1,8 +1,10 @@
 // `autopart plan FILE --mesh data=8,model=4 --tactics dp,fsdp [-o OUT]
-//  [--gspmd] [--specs SPECS.json] [--report [--device D]]`: applies a tactic schedule to the entry
-// function and writes the program annotated with `sdy.mesh` and
-// `sdy.sharding` (plus `mhlo.sharding` strings with --gspmd), and a report of
-// what each tactic sharded on stderr.
+//  [--gspmd] [--specs SPECS.json] [--report [--device D]] [--report-json F]
+//  [--html F]`: applies a tactic schedule to the entry function and writes
+// the program annotated with `sdy.mesh` and `sdy.sharding` (plus
+// `mhlo.sharding` strings with --gspmd), and a report of what each tactic
+// sharded on stderr; --report-json writes that report and the plan's
+// simulation as JSON (docs/json.md), --html as a page (docs/report.md).
 // The planning itself: api/Plan.h.
 #include <iostream>
 
@@ -11,6 +13,8 @@
 #include "support/AtomicFile.h"
 #include "tactics/TacticRegistry.h"
 #include "tools/Command.h"
+#include "support/JsonSchema.h"
+#include "tools/HtmlOutput.h"
 #include "tools/LoadModule.h"
 
 namespace autopart {
@@ -31,6 +35,8 @@ struct PlanOptions {
   double timeBudget = 30;
   int64_t iterations = 0;
   bool noPropagate = false;
+  std::string reportJson;
+  std::string html;
 };
 
 int runPlan(const PlanOptions &o) {
@@ -43,7 +49,7 @@ int runPlan(const PlanOptions &o) {
   request.function = o.function;
   request.gspmd = o.gspmd;
   request.reprint = o.reprint;
-  request.simulate = o.report;
+  request.simulate = o.report || !o.reportJson.empty();
   request.device = o.device;
   request.autoBudget.seed = o.seed;
   request.autoBudget.seconds = o.timeBudget;
@@ -63,6 +69,27 @@ int runPlan(const PlanOptions &o) {
     return 1;
   }
   std::cerr << formatTacticReport(r.tactics);
+  if (!o.reportJson.empty()) {
+    if (r.simulation.is_null()) {
+      printDiagnostics(diags, "autopart plan");
+      return 1;
+    }
+    nlohmann::json j = {{"schema_version", kJsonSchemaVersion},
+                        {"tactics", r.tactics},
+                        {"specs", r.specs},
+                        {"simulation", r.simulation}};
+    if (!writeFileAtomic(o.reportJson, j.dump(2) + "\n", writeDiags)) {
+      printDiagnostics(writeDiags, "autopart plan", "--report-json");
+      return 1;
+    }
+  }
+  if (!o.html.empty()) {
+    ReportRequest page;
+    page.simulate.program = {r.text, o.output == "-" ? std::string("plan.mlir") : o.output};
+    page.simulate.device = o.device;
+    page.title = "plan of " + (o.file == "-" ? std::string("stdin") : o.file) + " (" + o.tactics + ")";
+    if (!writeHtmlOutput(o.html, page, "autopart plan")) return 1;
+  }
   if (o.report) {
     if (r.simulation.is_null()) {
       printDiagnostics(diags, "autopart plan");
@@ -90,6 +117,11 @@ CommandRegistration reg("plan", "Apply a tactic schedule and write the annotated
                                        "Print the program in MLIR's style instead of editing the input text");
                           app.add_flag("--report", o->report,
                                        "Simulate the plan on --device and print the simulate report to stderr");
+                          app.add_option("--report-json", o->reportJson,
+                                         "Write what each tactic did, the PartitionSpecs and the plan's simulation on "
+                                         "--device as JSON (docs/json.md)");
+                          app.add_option("--html", o->html,
+                                         "Write the plan's report page (as autopart report makes it) to this file");
                           app.add_option("--device", o->device, "Hardware the auto tactic plans for (autopart devices)");
                           app.add_option("--seed", o->seed,
                                          "Random seed of the auto tactic's search (same seed and --iterations: same plan)");

@@ -8,15 +8,10 @@
 // where each number comes from.
 #include <iostream>
 
-#include "asm/Parser.h"
-#include "propagation/CompleteShardings.h"
-#include "report/HtmlReport.h"
-#include "sim/Hardware.h"
-#include "sim/SimulationReport.h"
+#include "api/Report.h"
 #include "support/AtomicFile.h"
 #include "tools/Command.h"
 #include "tools/LoadModule.h"
-#include "tools/MeshSpec.h"
 
 namespace autopart {
 namespace {
@@ -32,67 +27,31 @@ struct ReportCommandOptions {
   bool noPropagate = false;
 };
 
-// The JSON of `autopart search --json`, or null with the reason in `diags`.
-nlohmann::json readSearchJson(const std::string &path, Diagnostics &diags) {
-  std::string text;
-  if (!readFile(path, text, diags)) return nullptr;
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("results") || !j["results"].is_array()) {
-    diags.error("not the JSON object `autopart search --json` prints (an object with a \"results\" array)", path);
-    return nullptr;
-  }
-  return j;
-}
-
 int runReport(const ReportCommandOptions &o) {
   const char *tool = "autopart report";
-  std::unique_ptr<Module> m = loadModule(o.file);
-  if (!m) return 1;
-  // The program XLA runs, as `autopart simulate` prices it: Shardy's
-  // propagation completes the input's shardings first.
-  if (!o.noPropagate) {
-    Diagnostics diags;
-    if (!completeShardingsAsXla(*m, diags)) {
-      printDiagnostics(diags, tool);
-      return 1;
-    }
-  }
-  ShardingMap shardings = ShardingMap::fromModule(*m);
-  if (!o.mesh.empty()) {
-    Diagnostics diags;
-    std::optional<Mesh> parsed = parseMeshSpec(o.mesh, diags);
-    if (!parsed) {
-      printDiagnostics(diags, tool);  // (the reason names --mesh itself)
-      return 1;
-    }
-    std::string name = shardings.meshes().size() == 1 ? shardings.meshes().begin()->first : "mesh";
-    shardings.addMesh(name, *parsed);
-  }
+  std::optional<ProgramText> program = readProgram(o.file);
+  if (!program) return 1;
+  ReportRequest request;
+  request.simulate.program = std::move(*program);
+  request.simulate.mesh = o.mesh;
+  request.simulate.device = o.device;
+  request.simulate.top = o.top;
+  request.simulate.propagate = !o.noPropagate;
+  request.title = o.title.empty() ? (o.file == "-" ? "stdin" : o.file) : o.title;
   Diagnostics diags;
-  std::optional<Hardware> hw = loadHardware(o.device, diags);
-  if (!hw) {
-    printDiagnostics(diags, tool, "--device");
-    return 1;
-  }
-  HtmlReportInput in;
   if (!o.search.empty()) {
-    in.search = readSearchJson(o.search, diags);
-    if (in.search.is_null()) {
+    request.search = readSearchReport(o.search, diags);
+    if (request.search.is_null()) {
       printDiagnostics(diags, tool, "--search");
       return 1;
     }
   }
-  const Mesh *largest = nullptr;
-  for (const auto &[name, mesh] : shardings.meshes())
-    if (!largest || mesh.numDevices() > largest->numDevices()) largest = &mesh;
-  DeviceParams device = hardwareDeviceParams(*hw, largest ? *largest : Mesh{});
-  ReportOptions reportOptions;
-  reportOptions.top = o.top;
-  in.simulation = simulationReport(*m, shardings, device, reportOptions);
-  in.module = m.get();
-  in.shardings = &shardings;
-  in.title = o.title.empty() ? (o.file == "-" ? "stdin" : o.file) : o.title;
-  if (!writeFileAtomic(o.output, renderHtmlReport(in), diags)) {
+  std::optional<std::string> page = renderReport(request, diags);
+  if (!page) {
+    printDiagnostics(diags, tool);
+    return 1;
+  }
+  if (!writeFileAtomic(o.output, *page, diags)) {
     printDiagnostics(diags, tool, "-o");
     return 1;
   }

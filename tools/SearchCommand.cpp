@@ -1,16 +1,18 @@
 // `autopart search FILE --mesh data=8,model=4 [--device h100-80gb]
 //  [--method mcts|exhaustive|greedy|random|expert|all|NAME,...]
-//  [--time-budget S] [--iterations N] [--seed N] [--json] [-o plan.mlir]`:
+//  [--time-budget S] [--iterations N] [--seed N] [--json] [-o plan.mlir] [--html F]`:
 // plans the program with each chosen method (search/SearchMethod.h) and
 // prints, on one cost model, every plan's step time, peak memory, whether it
 // fits, and how long the method took. `-o` writes the first method's plan
-// as the annotated program (as `autopart plan` writes it).
+// as the annotated program (as `autopart plan` writes it), `--html` as a
+// report page with the methods side by side.
 // The search itself: api/Search.h.
 #include <iostream>
 
 #include "api/Search.h"
 #include "support/AtomicFile.h"
 #include "tools/Command.h"
+#include "tools/HtmlOutput.h"
 #include "tools/LoadModule.h"
 
 namespace autopart {
@@ -34,6 +36,7 @@ struct SearchOptions {
   bool noPortfolio = false;
   std::string levers = "auto";
   bool json = false;
+  std::string html;
   bool reprint = false;
   bool noPropagate = false;
 };
@@ -55,7 +58,7 @@ int runSearch(const SearchOptions &o) {
   request.budget.portfolio = !o.noPortfolio;
   request.budget.progress = !o.json;
   request.levers = o.levers;
-  request.annotate = !o.output.empty();
+  request.annotate = !o.output.empty() || !o.html.empty();
   request.reprint = o.reprint;
   request.propagate = !o.noPropagate;
   // An unknown method is reported before the file is read.
@@ -76,6 +79,14 @@ int runSearch(const SearchOptions &o) {
   if (!o.output.empty() && !writeFileAtomic(o.output, r.text, diags)) {
     printDiagnostics(diags, "autopart search");
     return 1;
+  }
+  if (!o.html.empty()) {
+    ReportRequest page;
+    page.simulate.program = {r.text, o.output.empty() || o.output == "-" ? std::string("plan.mlir") : o.output};
+    page.simulate.device = o.device;
+    page.search = r.report;
+    page.title = "search of " + (o.file == "-" ? std::string("stdin") : o.file);
+    if (!writeHtmlOutput(o.html, page, "autopart search")) return 1;
   }
   if (o.json) std::cout << r.report.dump(2) << "\n";
   else std::cout << formatSearchReport(r.report);
@@ -117,6 +128,8 @@ CommandRegistration reg(
                    "Start from the input's argument shardings as written instead of completing them with Shardy's "
                    "propagation first, as XLA does");
       app.add_flag("--json", o->json, "Machine-readable output");
+      app.add_option("--html", o->html,
+                     "Write the first method's plan as a report page with the methods side by side (docs/report.md)");
       app.add_flag("--reprint", o->reprint, "With -o: print the program in MLIR's style instead of editing the input text");
       app.add_option("-o,--output", o->output, "Write the first method's plan as an annotated program");
       return [o] { return runSearch(*o); };

@@ -78,6 +78,38 @@ class Flags(unittest.TestCase):
         self.assertFalse(b["input_shardings"]["propagated"])
         self.assertTrue(a["input_shardings"]["propagated"])
 
+    def test_plan_report_json_and_html(self):
+        out = os.path.join(self.tmp.name, "p.mlir")
+        rj = os.path.join(self.tmp.name, "p.json")
+        page = os.path.join(self.tmp.name, "p.html")
+        run("plan", example("gpt_tiny.mlir"), "--mesh", "data=2,model=2", "--tactics", "dp,megatron", "-o", out,
+            "--report-json", rj, "--html", page)
+        with open(rj) as f:
+            j = json.load(f)
+        self.assertEqual([t["kind"] for t in j["tactics"]], ["dp", "megatron"])
+        self.assertEqual(j["specs"]["mesh"], {"data": 2, "model": 2})
+        # The JSON's simulation is what simulate says of the written plan.
+        self.assertEqual(j["simulation"]["step_seconds"], js("simulate", out, "--json")["step_seconds"])
+        with open(page) as f:
+            html = f.read()
+        self.assertIn("dp,megatron", html)
+        self.assertIn('id="autopart-data"', html)
+        # A bad device: an error naming the flag, no page.
+        bad = os.path.join(self.tmp.name, "bad.html")
+        p = run("plan", example("gpt_tiny.mlir"), "--mesh", "data=2,model=2", "--tactics", "dp", "-o", out,
+                "--html", bad, "--device", "nosuch", ok=False)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertFalse(os.path.exists(bad))
+
+    def test_search_html_shows_the_methods(self):
+        page = os.path.join(self.tmp.name, "s.html")
+        j = self.search("--method", "mcts,dp", "--html", page)
+        with open(page) as f:
+            html = f.read()
+        rows = html[html.index('id="search-table"'):].split("</tbody>")[0]
+        for r in j["results"]:
+            self.assertIn("<td>" + r["method"], rows)
+
     def search(self, *extra, program=None):
         return js("search", program or example("gpt_tiny.mlir"), "--mesh", "data=2,model=2", "--json",
                   "--iterations", "30", "--time-budget", "3", "--seed", "1", *extra)

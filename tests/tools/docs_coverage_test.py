@@ -69,7 +69,10 @@ def used_in_tests(texts, cmd, flag):
             if flag in line and re.search(r"\b" + re.escape(cmd) + r"\b", line):
                 return True
         # Python tests build argument lists over several lines.
-        for m in re.finditer(re.escape('"' + cmd + '"') + r"[^)]*?" + re.escape('"' + flag), text, re.S):
+        # (the command string, then the flag within the same statement: no
+        # blank line and no new call of run/js/search in between).
+        call = re.escape('"' + cmd + '"') + r"(?:(?!\n\s*\n|\brun\(|\bjs\()[\s\S]){0,400}?" + re.escape('"' + flag)
+        if re.search(call, text):
             return True
     return False
 

@@ -9,7 +9,7 @@ usage: json_schema_test.py --autopart BIN --root SRC"""
 import argparse, json, os, re, subprocess, sys, tempfile
 
 TYPES = {"integer": (int,), "number": (int, float), "string": (str,), "bool": (bool,),
-         "object": (dict,), "array": (list,)}
+         "object": (dict,), "array": (list,), "null": (type(None),), "simulate": (dict,)}
 
 
 def documented(root):
@@ -21,21 +21,22 @@ def documented(root):
         if h:
             cur = out.setdefault(h.group(1), {})
             continue
-        m = re.match(r"\|\s*`([^`]+)`\s*\|\s*([a-z]+)\s*\|", line)
+        m = re.match(r"\|\s*`([^`]+)`\s*\|\s*([a-z/]+)\s*\|", line)
         if m and cur is not None:
             cur[m.group(1)] = m.group(2)
     return out
 
 
-def emitted(value, path="", out=None):
-    """{path: set of JSON types} with `[]` for array elements."""
+def emitted(value, path="", out=None, stop=()):
+    """{path: set of JSON types} with `[]` for array elements; paths in
+    `stop` are not descended into."""
     out = {} if out is None else out
-    if isinstance(value, dict):
+    if isinstance(value, dict) and path not in stop:
         for k, v in value.items():
-            emitted(v, f"{path}.{k}" if path else k, out)
+            emitted(v, f"{path}.{k}" if path else k, out, stop)
     elif isinstance(value, list):
         for e in value:
-            emitted(e, path + "[]", out)
+            emitted(e, path + "[]", out, stop)
     if path:
         out.setdefault(path, set()).add(type(value))
     return out
@@ -89,6 +90,15 @@ def main():
 }
 """)
     quick = ["--iterations", "10", "--time-budget", "2", "--seed", "1"]
+    plan_json = lambda name: os.path.join(tmp, name + ".json")
+    run("plan", ex("gpt_tiny.mlir"), "--mesh", "data=2,model=2", "--tactics", "dp,auto", *quick, "-o",
+        os.path.join(tmp, "p1.mlir"), "--report-json", plan_json("auto"))
+    # An argument the input already shards: the dp tactic skips it.
+    run("plan", os.path.join(a.root, "tests", "golden", "export", "preserve_text_existing_mesh.mlir"),
+        "--tactics", "dp", "-o", os.path.join(tmp, "p2.mlir"), "--report-json", plan_json("skipped"))
+    # Two axes on one dimension: a spec entry that is a list.
+    run("plan", ex("gpt_tiny.mlir"), "--mesh", "data=2,model=2", "--tactics", "dp:data,dp:model", "-o",
+        os.path.join(tmp, "p3.mlir"), "--report-json", plan_json("two_axes"))
     runs = {
         "analyze": [["analyze", ex("gpt_tiny.mlir"), "--json"]],
         "simulate": [["simulate", planned, "--json"], ["simulate", loop, "--json"]],
@@ -96,6 +106,7 @@ def main():
         "search": [["search", ex("gpt_tiny.mlir"), "--mesh", "data=2,model=2", "--json", "--method", "mcts,dp",
                     *quick],
                    ["search", small, "--mesh", "data=2", "--device", "tpu-v5e", "--json", *quick]],
+        "plan": [plan_json("auto"), plan_json("skipped"), plan_json("two_axes")],
     }
     docs = documented(a.root)
     problems = []
@@ -106,18 +117,30 @@ def main():
             continue
         seen = set()
         for inv in invocations:
-            value = json.loads(run(*inv))
+            if isinstance(inv, str):
+                with open(inv) as f:
+                    value = json.load(f)
+            else:
+                value = json.loads(run(*inv))
             if value.get("schema_version") != 1:
                 problems.append(f"{cmd}: schema_version is {value.get('schema_version')!r}, docs say 1")
-            for path, types in emitted(value).items():
+            nested = {d: doc[d] for d in doc if doc[d] == "simulate"}
+            for d in nested:
+                sub = value
+                for part in d.split("."):
+                    sub = sub.get(part, {}) if isinstance(sub, dict) else {}
+                for path, types in emitted(sub).items():
+                    if match(docs["simulate"], path) is None:
+                        problems.append(f"{cmd}: `{d}.{path}` is emitted but not in the simulate section")
+            for path, types in emitted(value, stop=set(nested)).items():
                 d = match(doc, path)
                 if d is None:
                     problems.append(f"{cmd}: `{path}` is emitted but not in docs/json.md")
                     continue
                 seen.add(d)
-                allowed = TYPES[doc[d]]
+                allowed = tuple(t for name in doc[d].split("/") for t in TYPES[name])
                 for t in types:
-                    if not issubclass(t, allowed) or (t is bool and doc[d] != "bool"):
+                    if not issubclass(t, allowed) or (t is bool and "bool" not in doc[d].split("/")):
                         problems.append(f"{cmd}: `{path}` is {t.__name__}, docs/json.md says {doc[d]}")
         for d in doc:
             if d not in seen:
