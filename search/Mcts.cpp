@@ -15,6 +15,7 @@
 
 #include "search/Mix.h"
 #include "search/Polish.h"
+#include "search/ProgressLine.h"
 
 namespace autopart {
 
@@ -31,6 +32,8 @@ uint64_t actionHash(uint32_t id) { return mix64((uint64_t(id) + 1) * 0x9E3779B97
 struct Progress {
   std::mutex mu;
   std::atomic<int64_t> iterations{0};
+  std::atomic<bool> refining{false};
+  double secondsBefore = 0;
   bool have = false;
   PlanCost best;
   void offer(const PlanCost &c) {
@@ -240,25 +243,23 @@ private:
 SearchProgress snapshot(Progress &progress, Clock::time_point start) {
   std::lock_guard<std::mutex> lock(progress.mu);
   return {progress.iterations.load(), progress.best.stepSeconds, progress.best.peakBytes, progress.best.feasible,
-          std::chrono::duration<double>(Clock::now() - start).count()};
+          progress.secondsBefore + std::chrono::duration<double>(Clock::now() - start).count(),
+          progress.refining.load() ? "refining" : "tree search"};
 }
 
 // Every 250 ms until `done`: a progress line on stderr (`line`) and the
 // caller's callback (when there is one).
 std::thread progressReporter(Progress &progress, const std::atomic<bool> &done, Clock::time_point start, bool line,
-                             const ProgressCallback &callback) {
-  return std::thread([&progress, &done, start, line, &callback] {
+                             double budgetSeconds, const ProgressCallback &callback) {
+  return std::thread([&progress, &done, start, line, budgetSeconds, &callback] {
     while (!done.load()) {
       SearchProgress p = snapshot(progress, start);
-      if (line)
-        std::fprintf(stderr, "\rmcts: %lld iterations, best step %.3f ms, %.2f GiB%s, %.1f s   ",
-                     (long long)p.iterations, p.bestStepSeconds * 1e3,
-                     double(p.bestPeakBytes) / (1024.0 * 1024 * 1024), p.bestFits ? "" : " (over memory)",
-                     p.seconds);
+      // `\033[K` clears what a longer line before left.
+      if (line) std::fprintf(stderr, "\r%s\033[K", formatProgressLine(p, budgetSeconds).c_str());
       if (callback) callback(p);
-      std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      for (int i = 0; i < 5 && !done.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
-    if (line) std::fprintf(stderr, "\n");
+    if (line) std::fprintf(stderr, "\r%s\033[K\n", formatProgressLine(snapshot(progress, start), budgetSeconds).c_str());
   });
 }
 
@@ -321,6 +322,7 @@ MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const M
   PlanCost baseCost = base.evaluate();
   Progress progress;
   progress.offer(baseCost);
+  progress.secondsBefore = o.secondsBefore;
 
   int threads = std::max(1, o.threads);
   std::vector<std::unique_ptr<Worker>> workers;
@@ -331,16 +333,13 @@ MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const M
   std::atomic<bool> done{false};
   std::thread reporter;
   bool line = o.progress && isatty(2);
-  if (line || o.onProgress) reporter = progressReporter(progress, done, start, line, o.onProgress);
+  if (line || o.onProgress) reporter = progressReporter(progress, done, start, line, o.secondsBefore + o.seconds, o.onProgress);
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
     int64_t share = o.iterations / threads + (t < o.iterations % threads ? 1 : 0);
     pool.emplace_back([&, t, share] { workers[size_t(t)]->run(share, deadline); });
   }
   for (std::thread &th : pool) th.join();
-  done = true;
-  if (reporter.joinable()) reporter.join();
-  if (o.onProgress) o.onProgress(snapshot(progress, start));
 
   MctsResult r;
   r.cost = baseCost;
@@ -354,7 +353,15 @@ MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const M
       r.actions = w->bestPath;
     }
   }
+  // The reporter keeps going through the refinement, which may take most
+  // of the budget.
+  progress.offer(r.cost);
+  progress.refining = true;
   polishAndRefine(base, device, o, workers, start, deadline, r);
+  progress.offer(r.cost);
+  done = true;
+  if (reporter.joinable()) reporter.join();
+  if (o.onProgress) o.onProgress(snapshot(progress, start));
   return r;
 }
 

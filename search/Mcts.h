@@ -37,17 +37,20 @@ namespace autopart {
 
 // What a running search has found so far, for a progress display: the
 // iterations over all threads, the best plan's step time and peak memory,
-// and the wall-clock time since it started.
+// the wall-clock time since it started, and the phase ("tree search", then
+// "refining" the best plans per value; the best is updated as each phase
+// ends).
 struct SearchProgress {
   int64_t iterations = 0;
   double bestStepSeconds = 0;
   int64_t bestPeakBytes = 0;
   bool bestFits = true;
   double seconds = 0;
+  const char *phase = "tree search";
 };
 
-// Called from a reporter thread every 250 ms while the tree search runs,
-// once as it starts and once when its workers are done (not concurrently).
+// Called from a reporter thread every 250 ms while the search runs, once as
+// it starts and once when it is done (not concurrently).
 using ProgressCallback = std::function<void(const SearchProgress &)>;
 
 struct MctsOptions {
@@ -77,6 +80,9 @@ struct MctsOptions {
   // Per-value plans from other methods (the ILP's), refined like the
   // runners-up after the tree's own starts; the best refined plan wins.
   std::vector<ShardingVector> extraStarts;
+  // Seconds the method spent before the tree search (solving the ILP for
+  // its start): the progress counts them against the whole budget.
+  double secondsBefore = 0;
 };
 
 struct MctsResult {

@@ -4,6 +4,9 @@
 // method per schedule the tactic registry, tactics/TacticRegistry.h, lists).
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+
+#include <unistd.h>
 
 #include "search/Baselines.h"
 #include "search/Mcts.h"
@@ -48,9 +51,12 @@ std::string addPortfolioStart(const SearchProblem &p, const SearchBudget &b, Mct
   if (!ilp) return "";
   SearchBudget ib = b;
   ib.seconds = b.seconds * kPortfolioShare;
+  if (b.progress && isatty(2))
+    std::fprintf(stderr, "mcts: solving the ILP for one more start (%.1f s of the budget)\n", ib.seconds);
   Clock::time_point t0 = Clock::now();
   SearchOutcome plan = ilp->run(p, ib);
-  o.seconds = std::max(0.0, b.seconds - std::chrono::duration<double>(Clock::now() - t0).count());
+  o.secondsBefore = std::chrono::duration<double>(Clock::now() - t0).count();
+  o.seconds = std::max(0.0, b.seconds - o.secondsBefore);
   if (!plan.found) return "";
   o.extraStarts.push_back(std::move(plan.shardings));
   return "the ILP's plan";

@@ -64,7 +64,12 @@ class SearchTest(unittest.TestCase):
         autopart.search(read(MLP), mesh={"data": 8, "model": 4}, time_budget=1, progress=calls.append)
         self.assertGreaterEqual(len(calls), 2)
         last = calls[-1]
-        self.assertEqual(set(last), {"iterations", "best_step_seconds", "best_peak_bytes", "best_fits", "seconds"})
+        self.assertEqual(set(last), {"iterations", "best_step_seconds", "best_peak_bytes", "best_fits", "seconds",
+                                     "phase"})
+        # The tree search first, then the refinement, reported to the end.
+        self.assertEqual(calls[0]["phase"], "tree search")
+        self.assertEqual(last["phase"], "refining")
+        self.assertGreater(last["seconds"], 0.5)
         self.assertGreater(last["iterations"], 0)
         self.assertGreater(last["best_step_seconds"], 0)
         self.assertGreaterEqual(last["iterations"], calls[0]["iterations"])
