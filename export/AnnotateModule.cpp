@@ -78,13 +78,18 @@ void annotateOps(Module &m, OpId func, const std::string &meshName,
       any |= s && !s->isFullyReplicated();
     }
     if (!any || !allTensors) continue;
-    std::vector<TensorSharding> list;
-    for (uint32_t i = 0; i < n; ++i) {
-      ValueId v = m.result(op, i);
-      list.push_back(closedCopy(sharding(v), size_t(m.types.rank(m.type(v))), meshName));
-    }
-    m.setAttr(op, "sdy.sharding", m.attrs.shardingPerValue(std::move(list)));
+    writeOpShardings(m, op, meshName, sharding);
   }
+}
+
+void writeOpShardings(Module &m, OpId op, const std::string &meshName,
+                      const std::function<const TensorSharding *(ValueId)> &sharding) {
+  std::vector<TensorSharding> list;
+  for (uint32_t i = 0; i < m.numResults(op); ++i) {
+    ValueId v = m.result(op, i);
+    list.push_back(closedCopy(sharding(v), size_t(m.types.rank(m.type(v))), meshName));
+  }
+  m.setAttr(op, "sdy.sharding", m.attrs.shardingPerValue(std::move(list)));
 }
 
 void annotatePlan(Module &m, OpId func, const Mesh &mesh, const AnnotateOptions &opts,

@@ -39,6 +39,11 @@ void annotateFunction(Module &m, OpId func, const Mesh &mesh, const AnnotateOpti
 void annotateOps(Module &m, OpId func, const std::string &meshName,
                  const std::function<const TensorSharding *(ValueId)> &sharding);
 
+// Writes `sdy.sharding = #sdy.sharding_per_value<[...]>` on `op`: each
+// result's sharding from `sharding(v)` (null: replicated), closed.
+void writeOpShardings(Module &m, OpId op, const std::string &meshName,
+                      const std::function<const TensorSharding *(ValueId)> &sharding);
+
 // All of the above for a plan of `func`: the mesh, every op's results, the
 // arguments, and the results as the values returned (`sharding(v)`: a
 // value's sharding or null: replicated, written as such on results too).

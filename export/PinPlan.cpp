@@ -2,6 +2,7 @@
 
 #include "asm/Parser.h"
 #include "asm/Printer.h"
+#include "export/AnnotateModule.h"
 #include "propagation/CompleteShardings.h"
 #include "sim/ShardingMap.h"
 
@@ -26,15 +27,6 @@ std::vector<OpId> opsInWalkOrder(const Module &m, OpId func) {
   std::vector<OpId> ops;
   m.walk(func, [&](OpId op) { ops.push_back(op); });
   return ops;
-}
-
-TensorSharding closedOrReplicated(const TensorSharding *s, size_t rank, const std::string &meshName) {
-  TensorSharding out = s ? *s : TensorSharding::closed(meshName, rank);
-  for (DimSharding &d : out.dims) {
-    d.closed = true;
-    d.priority.reset();
-  }
-  return out;
 }
 
 }  // namespace
@@ -76,12 +68,7 @@ bool pinAgainstPropagation(Module &m, OpId func, const std::string &meshName,
         pin |= differs(sharding(m.result(op, i)), resultShardingAttr(*copy, copyOps[k], i));
       }
       if (!pin || !allTensors) continue;
-      std::vector<TensorSharding> list;
-      for (uint32_t i = 0; i < n; ++i) {
-        ValueId v = m.result(op, i);
-        list.push_back(closedOrReplicated(sharding(v), size_t(m.types.rank(m.type(v))), meshName));
-      }
-      m.setAttr(op, "sdy.sharding", m.attrs.shardingPerValue(std::move(list)));
+      writeOpShardings(m, op, meshName, sharding);
       ++pinned;
     }
     s.pinned += pinned;
