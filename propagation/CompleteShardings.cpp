@@ -6,8 +6,13 @@ namespace autopart {
 
 namespace {
 
-bool isSharding(const Module &m, AttrId a) {
-  return a != kNoAttr && (m.attrs.kind(a) == AttrKind::Sharding || m.attrs.kind(a) == AttrKind::ShardingPerValue);
+// Tensor shardings in attribute `a`: one, one per value of a per-value
+// list, or none.
+size_t shardingsIn(const Module &m, AttrId a) {
+  if (a == kNoAttr) return 0;
+  if (m.attrs.kind(a) == AttrKind::Sharding) return 1;
+  if (m.attrs.kind(a) == AttrKind::ShardingPerValue) return m.attrs.get(a).shardings.size();
+  return 0;
 }
 
 }  // namespace
@@ -16,12 +21,13 @@ size_t countUserShardings(const Module &m) {
   size_t n = 0;
   for (OpId func : m.functions()) {
     FuncView f{m, func};
-    for (size_t i = 0; i < f.args().size(); ++i) n += isSharding(m, f.argAttr(i, "sdy.sharding"));
-    for (size_t i = 0; i < f.numResults(); ++i) n += isSharding(m, f.resultAttr(i, "sdy.sharding"));
+    for (size_t i = 0; i < f.args().size(); ++i) n += shardingsIn(m, f.argAttr(i, "sdy.sharding"));
+    for (size_t i = 0; i < f.numResults(); ++i) n += shardingsIn(m, f.resultAttr(i, "sdy.sharding"));
     m.walk(func, [&](OpId op) {
-      n += isSharding(m, m.attr(op, "sdy.sharding"));
+      n += shardingsIn(m, m.attr(op, "sdy.sharding"));
       if (m.opName(op).starts_with("sdy."))
-        n += isSharding(m, m.attr(op, "sharding")) + isSharding(m, m.attr(op, "out_sharding"));
+        for (const char *name : {"sharding", "out_sharding", "in_shardings", "out_shardings"})
+          n += shardingsIn(m, m.attr(op, name));
     });
   }
   return n;

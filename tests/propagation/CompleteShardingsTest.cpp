@@ -77,6 +77,30 @@ func.func @main(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data
       << out;
 }
 
+// A framework's wrapper (torch-xla / tt-xla exports): the whole program in
+// one manual computation whose in_shardings are the only shardings; XLA
+// gives the function's arguments those shardings.
+TEST(CompleteShardings, ManualComputationShardingsReachTheArguments) {
+  std::unique_ptr<Module> m = parse(R"(
+sdy.mesh @mesh = <["a"=2]>
+func.func @main(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] manual_axes={"a"} (%arg1: tensor<4x8xf32>) {
+    %1 = stablehlo.add %arg1, %arg1 : tensor<4x8xf32>
+    sdy.return %1 : tensor<4x8xf32>
+  } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+)");
+  Diagnostics diags;
+  CompletionStats stats;
+  ASSERT_TRUE(completeShardingsAsXla(*m, diags, &stats));
+  EXPECT_EQ(stats.userShardings, 2u);  // one in, one out
+  std::string out = printModule(*m);
+  EXPECT_NE(out.find("%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"a\", ?}, {?}]>}"),
+            std::string::npos)
+      << out;
+}
+
 // Two arguments want the add's dimension 0 on different axes: the p0 one
 // propagates first and wins, as XLA's user-priority rounds decide.
 TEST(CompleteShardings, HonoursUserPriorities) {
