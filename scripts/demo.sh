@@ -20,11 +20,11 @@ echo "== autopart search $ex --mesh $mesh --device h100-80gb --method mcts,ilp,e
 "$bin/autopart" search "$ex" --mesh "$mesh" --device h100-80gb --method mcts,ilp,expert \
     --time-budget 20 --seed 1
 echo
-echo "== autopart plan $ex --mesh $mesh --tactics dp,auto --gspmd -o $out/plan.mlir --specs $out/specs.json"
+echo "== autopart plan $ex --mesh $mesh --tactics dp,auto --gspmd -o $out/plan.mlir --specs $out/specs.json --html $out/plan.html"
 # The tactic report lists every sharded argument; show its start (reading a
 # file, not a pipe, so the plan never dies of a closed pipe).
-"$bin/autopart" plan "$ex" --mesh "$mesh" --tactics dp,auto --device h100-80gb --gspmd \
-    -o "$out/plan.mlir" --specs "$out/specs.json" 2> "$out/plan-report.txt"
+"$bin/autopart" plan "$ex" --mesh "$mesh" --tactics dp,auto --device h100-80gb --gspmd --seed 1 \
+    -o "$out/plan.mlir" --specs "$out/specs.json" --html "$out/plan.html" 2> "$out/plan-report.txt"
 head -20 "$out/plan-report.txt"
 echo
 echo "== autopart simulate $out/plan.mlir --device h100-80gb"
@@ -33,6 +33,7 @@ echo
 echo "== the plan's arguments ($out/plan.mlir):"
 grep -o '%arg[0-9]*: tensor<[^>]*> {jax.arg_info = "[^"]*", mhlo.sharding = "[^"]*", sdy.sharding = #sdy.sharding<@mesh, \[[^]]*\]>}' "$out/plan.mlir" > "$out/plan-args.txt" || true
 head -8 "$out/plan-args.txt"
+echo "(the plan's report page, self-contained: open $out/plan.html in a browser)"
 echo
 echo "== memory levers: GPT 350M, 128 sequences on 8 A100s does not fit by sharding alone"
 "$bin/autopart" gen gpt --preset 350m --batch 128 -o "$out/gpt350m.mlir"
