@@ -14,6 +14,7 @@
 
 #include "api/Analyze.h"
 #include "api/Plan.h"
+#include "api/Report.h"
 #include "api/Search.h"
 #include "api/Simulate.h"
 
@@ -152,6 +153,32 @@ py::dict simulate(std::string text, std::string fileName, std::string mesh, std:
   return out;
 }
 
+std::string report(std::string text, std::string fileName, std::string mesh, std::string device, int top,
+                   std::string searchJson, std::string title, bool propagate) {
+  ReportRequest request;
+  request.simulate.program = {std::move(text), std::move(fileName)};
+  request.simulate.mesh = std::move(mesh);
+  request.simulate.device = std::move(device);
+  request.simulate.top = top;
+  request.simulate.propagate = propagate;
+  request.title = std::move(title);
+  Diagnostics diags;
+  if (!searchJson.empty()) {
+    request.search = nlohmann::json::parse(searchJson, nullptr, false);
+    if (request.search.is_discarded() || !request.search.is_object() || !request.search.contains("results")) {
+      diags.error("search: not the report `autopart.search` returns (a dict with \"results\")");
+      throw RequestFailed(diags);
+    }
+  }
+  std::optional<std::string> page;
+  {
+    py::gil_scoped_release unlocked;
+    page = renderReport(request, diags);
+  }
+  if (!page) throw RequestFailed(diags);
+  return *page;
+}
+
 py::dict plan(std::string text, std::string fileName, std::string mesh, std::string tactics, std::string device,
               uint64_t seed, double timeBudget, int64_t iterations, bool propagate, bool gspmd, bool reprint,
               bool simulate, std::string function, const py::object &progress) {
@@ -258,6 +285,8 @@ PYBIND11_MODULE(_autopart, m) {
         py::arg("top"), py::arg("ablate"), py::arg("overlap"), py::arg("sync_collectives"),
         py::arg("unknown_trip_count"), py::arg("peak_tflops"), py::arg("hbm_gbps"), py::arg("link_gbps"),
         py::arg("propagate"));
+  m.def("report", &report, py::arg("text"), py::arg("file_name"), py::arg("mesh"), py::arg("device"),
+        py::arg("top"), py::arg("search"), py::arg("title"), py::arg("propagate"));
   m.def("plan", &plan, py::arg("text"), py::arg("file_name"), py::arg("mesh"), py::arg("tactics"),
         py::arg("device"), py::arg("seed"), py::arg("time_budget"), py::arg("iterations"), py::arg("propagate"),
         py::arg("gspmd"), py::arg("reprint"), py::arg("simulate"), py::arg("function"), py::arg("progress"));

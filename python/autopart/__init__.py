@@ -23,7 +23,7 @@ import warnings as _warnings
 from . import _autopart
 from ._errors import Error, Warning
 
-__all__ = ["analyze", "simulate", "plan", "search", "Plan", "SearchResult", "Error", "Warning"]
+__all__ = ["analyze", "simulate", "report", "plan", "search", "Plan", "SearchResult", "Error", "Warning"]
 
 
 def _mesh_spec(mesh):
@@ -84,6 +84,27 @@ def simulate(text, mesh=None, device="h100-80gb", propagate=True, file_name="<st
     return _report(_autopart.simulate(text, file_name, _mesh_spec(mesh), device, int(top), list(ablate),
                                       float(overlap), bool(sync_collectives), float(unknown_trip_count),
                                       float(peak_tflops), float(hbm_gbps), float(link_gbps), bool(propagate)))
+
+
+def report(text, mesh=None, device="h100-80gb", search=None, title=None, propagate=True, file_name="plan.mlir",
+           top=15):
+    """The plan report page of an annotated program, as ``autopart report``
+    writes it: one self-contained HTML document (str) with the mesh, the step
+    time split into compute and communication, memory over the step, the
+    costliest kernels and collectives linked to their source lines and every
+    argument's sharding (docs/report.md).
+
+    ``text`` is what :func:`plan` or :func:`search` returned (``.text``);
+    ``search`` a :class:`SearchResult` (or its ``.report`` dict) adds the
+    methods side by side. Write it to a file and open it in a browser::
+
+        page = autopart.report(result.text, device="h100-80gb", search=result)
+        open("plan.html", "w").write(page)
+    """
+    if isinstance(search, SearchResult):
+        search = search.report
+    return _autopart.report(text, file_name, _mesh_spec(mesh), device, int(top),
+                            _json.dumps(search) if search is not None else "", title or "", bool(propagate))
 
 
 def _spec(entry):

@@ -122,6 +122,27 @@ class PlanTest(unittest.TestCase):
         self.assertEqual(p.text, out)
 
 
+class ReportTest(unittest.TestCase):
+    def test_page_equals_cli(self):
+        p = autopart.plan(read(MLP), mesh={"data": 8, "model": 4}, tactics="dp,megatron")
+        with tempfile.TemporaryDirectory() as tmp:
+            planned = os.path.join(tmp, "plan.mlir")
+            with open(planned, "w") as f:
+                f.write(p.text)
+            cli("report", planned, "--device", "a100-80gb", "--title", "mlp", "-o", os.path.join(tmp, "p.html"))
+            expected = read(os.path.join(tmp, "p.html"))
+        page = autopart.report(p.text, device="a100-80gb", title="mlp", file_name=planned)
+        self.assertEqual(page, expected)
+
+    def test_search_methods_side_by_side(self):
+        s = autopart.search(read(MLP), mesh={"data": 8, "model": 4}, method="mcts,dp", iterations=10, time_budget=1)
+        page = autopart.report(s.text, search=s)
+        rows = page[page.index('id="search-table"'):].split("</tbody>")[0]
+        self.assertIn("<td>dp", rows)
+        with self.assertRaises(autopart.Error):
+            autopart.report(s.text, search={"not": "a search"})
+
+
 class ErrorTest(unittest.TestCase):
     def test_parse_error_is_located(self):
         text = "func.func @main(%a: tensor<8xf32>) {\n  %0 = stablehlo.add %a, \n}\n"
