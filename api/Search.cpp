@@ -1,8 +1,12 @@
 #include "api/Search.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <iomanip>
 #include <sstream>
+
+#include <unistd.h>
 
 #include "asm/Parser.h"
 #include "export/AnnotateModule.h"
@@ -135,8 +139,29 @@ SearchResult searchProgram(const SearchRequest &request, Diagnostics &diags) {
       for (size_t i = 0; i < methods.size(); ++i) withoutLevers.offer(results[i], methods[i]->name);
     }
     if (request.levers == "auto" && (hopeless || (results[0].found && !results[0].cost.feasible))) {
-      if (budget.progress) sr.notes.push_back({"no plan fits: trying memory levers", std::nullopt});
-      leverSearch = searchLevers(reload, request.function, problem, budget.seconds);
+      // The trials may take seconds each: on a terminal (and to a progress
+      // callback) each is told as it ends.
+      bool line = budget.progress && isatty(2);
+      if (line) std::fprintf(stderr, "no plan fits: trying memory levers\n");
+      else if (budget.progress) sr.notes.push_back({"no plan fits: trying memory levers", std::nullopt});
+      auto leverStart = std::chrono::steady_clock::now();
+      auto onTrial = [&](const LeverTrial &t) {
+        SearchProgress p;
+        p.phase = "levers " + formatLevers(t.config);
+        p.bestStepSeconds = t.cost.stepSeconds;
+        p.bestPeakBytes = t.cost.peakBytes;
+        p.bestFits = t.applied && t.cost.feasible;
+        p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - leverStart).count();
+        if (line)
+          std::fprintf(stderr, "  %-34s %s (%.1f s)\n", formatLevers(t.config).c_str(),
+                       !t.applied ? ("not applicable: " + t.note).c_str()
+                                  : (formatSeconds(t.cost.stepSeconds) + ", " + formatGiB(double(t.cost.peakBytes)) +
+                                     (t.cost.feasible ? ", fits" : ", does not fit"))
+                                        .c_str(),
+                       t.seconds);
+        if (budget.onProgress) budget.onProgress(p);
+      };
+      leverSearch = searchLevers(reload, request.function, problem, budget.seconds, onTrial);
       if (leverSearch.chosen) {
         leverProgram = std::move(leverSearch.chosen);
         leverSearchProblem.emplace(leverProblem(*leverProgram, problem));

@@ -102,7 +102,7 @@ ProgressCallback progressCallback(const std::shared_ptr<ProgressState> &state) {
       d["best_peak_bytes"] = p.bestPeakBytes;
       d["best_fits"] = p.bestFits;
       d["seconds"] = p.seconds;
-      d["phase"] = p.phase ? p.phase : "";
+      d["phase"] = p.phase;
       py::handle(state->callable)(d);
     } catch (py::error_already_set &e) {
       state->error.emplace(std::move(e));

@@ -89,7 +89,7 @@ LeverTrial priceWithExperts(const LeverProgram &p, const SearchProblem &like) {
 }  // namespace
 
 LeverSearchResult searchLevers(const ModuleLoader &load, const std::string &entry, const SearchProblem &problem,
-                               double seconds) {
+                               double seconds, const std::function<void(const LeverTrial &)> &onTrial) {
   LeverSearchResult out;
   Clock::time_point start = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
@@ -110,6 +110,7 @@ LeverSearchResult searchLevers(const ModuleLoader &load, const std::string &entr
     }
     t.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     out.trials.push_back(t);
+    if (onTrial) onTrial(t);
     if (p && !t.cost.feasible && (!out.closest || t.cost.peakBytes < closestPeak)) {
       closestPeak = t.cost.peakBytes;
       out.closest = std::move(p);

@@ -63,9 +63,10 @@ std::optional<LeverProgram> prepareLeverProgram(const ModuleLoader &load, const 
                                                 const LeverConfig &config, std::string *why);
 
 // `problem` gives the mesh and device (its module is the original program);
-// the trials stop after `seconds`.
+// the trials stop after `seconds`. `onTrial`, when set, hears of each trial
+// as it ends (a progress display: they may take seconds each).
 LeverSearchResult searchLevers(const ModuleLoader &load, const std::string &entry, const SearchProblem &problem,
-                               double seconds);
+                               double seconds, const std::function<void(const LeverTrial &)> &onTrial = {});
 
 // The problem of a lever program: same mesh and device as `like`.
 SearchProblem leverProblem(const LeverProgram &p, const SearchProblem &like);

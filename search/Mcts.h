@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "search/SearchState.h"
@@ -46,7 +47,7 @@ struct SearchProgress {
   int64_t bestPeakBytes = 0;
   bool bestFits = true;
   double seconds = 0;
-  const char *phase = "tree search";
+  std::string phase = "tree search";
 };
 
 // Called from a reporter thread every 250 ms while the search runs, once as

@@ -22,7 +22,7 @@ std::string formatProgressLine(const SearchProgress &p, double budgetSeconds) {
     std::snprintf(buf, sizeof buf, "%.1f s", p.seconds);
   }
   out += buf;
-  std::snprintf(buf, sizeof buf, "  %s  %lld it  best %.3f ms, %.2f GiB%s", p.phase ? p.phase : "",
+  std::snprintf(buf, sizeof buf, "  %s  %lld it  best %.3f ms, %.2f GiB%s", p.phase.c_str(),
                 (long long)p.iterations, p.bestStepSeconds * 1e3, double(p.bestPeakBytes) / (1024.0 * 1024 * 1024),
                 p.bestFits ? "" : " (over memory)");
   return out + buf;

@@ -74,6 +74,21 @@ class SearchTest(unittest.TestCase):
         self.assertGreater(last["best_step_seconds"], 0)
         self.assertGreaterEqual(last["iterations"], calls[0]["iterations"])
 
+    def test_progress_reports_lever_trials(self):
+        # A GPT step that does not fit a v5e by sharding alone: the levers'
+        # trials are reported as they end, each with its configuration.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "gpt.mlir")
+            cli("gen", "gpt", "--layers", "2", "--d-model", "512", "--heads", "8", "--seq", "1024", "--batch", "1024",
+                "-o", path)
+            calls = []
+            s = autopart.search(read(path), mesh={"data": 2}, device="tpu-v5e", iterations=10, time_budget=2,
+                                progress=calls.append)
+        trials = [c for c in calls if c["phase"].startswith("levers ")]
+        self.assertEqual(len(trials), len(s.report["lever_trials"]))
+        self.assertEqual([c["phase"] for c in trials], ["levers " + t["levers"] for t in s.report["lever_trials"]])
+        self.assertIn(True, [c["best_fits"] for c in trials])
+
     def test_progress_exception_is_raised(self):
         def fail(_):
             raise KeyError("stop")
