@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "search/SearchMethod.h"
+#include "support/Format.h"
 #include "search/ilp/IlpBaseline.h"
 
 namespace autopart {
@@ -54,7 +55,8 @@ SearchOutcome runIlp(const SearchProblem &p, const SearchBudget &budget) {
   out.iterations = plan->solves;
   std::ostringstream note;
   note << plan->numBinaries << " binaries, " << plan->numConstraints << " rows, objective "
-       << plan->objectiveSeconds * 1e3 << " ms" << (plan->provedOptimal ? " (optimal)" : " (time limit)");
+       << plan->objectiveSeconds * 1e3 << " ms" << (plan->provedOptimal ? " (optimal)" : " (time limit)")
+       << "; built in " << formatSeconds(plan->buildSeconds) << ", solved in " << formatSeconds(plan->solveSeconds);
   if (!p.axes.empty()) note << "; uses every mesh axis (--axes is not supported by the ILP)";
   out.note = note.str();
   return out;
