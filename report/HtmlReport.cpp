@@ -11,7 +11,9 @@
 
 #include "analysis/ArgumentRoles.h"
 #include "report/Html.h"
+#include "report/MeshGrid.h"
 #include "report/PageAssets.h"
+#include "report/ReportFields.h"
 #include "sim/LocalSize.h"
 #include "sim/ValueCategories.h"
 #include "support/Format.h"
@@ -19,137 +21,14 @@
 namespace autopart {
 namespace {
 
+using namespace report;
+
 // Source lines are embedded cut to this many characters: planned programs
 // carry long attribute dictionaries and constants on one line.
 constexpr size_t kMaxSourceLine = 400;
-// Meshes with more devices are described, not drawn.
-constexpr int64_t kMaxDrawnDevices = 1024;
 
 const char *const kCategoryColors[kNumMemoryCategories] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
                                                              "#59a14f", "#edc948", "#b07aa1"};
-
-// --- JSON access that never throws ------------------------------------------
-
-const nlohmann::json &field(const nlohmann::json &j, const char *key) {
-  static const nlohmann::json null;
-  if (!j.is_object()) return null;
-  auto it = j.find(key);
-  return it == j.end() ? null : *it;
-}
-
-std::optional<double> number(const nlohmann::json &j, const char *key) {
-  const nlohmann::json &v = field(j, key);
-  if (!v.is_number()) return std::nullopt;
-  return v.get<double>();
-}
-
-double numberOr(const nlohmann::json &j, const char *key, double fallback = 0) {
-  return number(j, key).value_or(fallback);
-}
-
-std::string text(const nlohmann::json &j, const char *key) {
-  const nlohmann::json &v = field(j, key);
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_null()) return "";
-  return v.dump();
-}
-
-const nlohmann::json &array(const nlohmann::json &j, const char *key) {
-  static const nlohmann::json empty = nlohmann::json::array();
-  const nlohmann::json &v = field(j, key);
-  return v.is_array() ? v : empty;
-}
-
-// --- Small formatting -----------------------------------------------------
-
-// One decimal; below 1%, two significant digits, so that a small share does
-// not read as none: percent(1, 40000) -> "0.0025%".
-std::string percent(double part, double whole) {
-  if (whole <= 0) return "";
-  double p = 100 * part / whole;
-  if (p > 0 && p < 0.001) return "<0.001%";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, p > 0 && p < 1 ? "%.2g%%" : "%.1f%%", p);
-  return buf;
-}
-
-// 75648466944 -> "75.65 G"
-std::string count(double x) {
-  const char *units[] = {"", "K", "M", "G", "T", "P", "E"};
-  int u = 0;
-  while (std::fabs(x) >= 1000 && u < 6) {
-    x /= 1000;
-    ++u;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, u ? "%.2f %s" : "%.0f%s", x, units[u]);
-  return buf;
-}
-
-std::string fixed(double x, int decimals) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
-  return buf;
-}
-
-// Axis ticks at 1, 2 or 5 times a power of ten of `unit` (a MiB, a
-// millisecond), about `ticks` of them up to `top`: {step, axis end}.
-//   niceAxis(620 MiB, 4, 1 MiB) -> raw step 155 MiB -> {200 MiB, 800 MiB}
-std::pair<double, double> niceAxis(double top, int ticks, double unit) {
-  if (!(top > 0) || !(unit > 0)) return {1, 1};
-  double raw = top / unit / ticks;
-  double power = std::pow(10, std::floor(std::log10(raw)));
-  double step = power * 10;
-  for (double f : {1.0, 2.0, 5.0})
-    if (f * power >= raw) {
-      step = f * power;
-      break;
-    }
-  step *= unit;
-  return {step, std::ceil(top / step - 1e-9) * step};
-}
-
-double byteUnit(double bytes) {
-  double unit = 1;
-  while (bytes / unit >= 1024 && unit < 1099511627776.0) unit *= 1024;
-  return unit;
-}
-
-double secondUnit(double s) { return s >= 1 ? 1 : s >= 1e-3 ? 1e-3 : 1e-6; }
-
-// The schedule's subtractions leave rounding residue (1e-17 s of "hidden"
-// communication where there is none): below a picosecond is none.
-double withoutResidue(double s) { return s > 1e-12 ? s : 0; }
-
-// A time cell with its share of the step below it, sorted by the time.
-std::string timeCell(double seconds, double step) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", std::isfinite(seconds) ? seconds : 0.0);
-  return "<td class=\"num\" data-v=\"" + std::string(buf) + "\">" + htmlEscape(formatSeconds(seconds)) +
-         (step > 0 ? "<div class=\"share\">" + htmlEscape(percent(seconds, step)) + " of step</div>" : "") + "</td>";
-}
-
-// A numeric cell: shown text, sort key in data-v.
-std::string numCell(const std::string &shown, double key) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", std::isfinite(key) ? key : 0.0);
-  return "<td class=\"num\" data-v=\"" + std::string(buf) + "\">" + htmlEscape(shown) + "</td>";
-}
-
-std::string shortOpName(std::string name) {
-  if (name.rfind("stablehlo.", 0) == 0) name = name.substr(10);
-  return name;
-}
-
-// "tensor<64x128xbf16>" -> local "32x32xbf16" under the sharding.
-std::string localShapeText(const TypeTable &types, TypeId t, const TensorSharding *s, const Mesh *mesh) {
-  if (t == kNoType || !types.isTensor(t)) return std::string(t == kNoType ? "" : types.str(t));
-  std::vector<int64_t> shape = types.shape(t);
-  if (s && mesh && !types.hasDynamicDim(t) && s->dims.size() == shape.size()) shape = s->localShape(shape, *mesh);
-  std::string out;
-  for (int64_t d : shape) out += (d < 0 ? std::string("?") : std::to_string(d)) + "x";
-  return out + std::string(types.str(types.elementType(t)));
-}
 
 // --- The page -------------------------------------------------------------
 
@@ -349,89 +228,7 @@ private:
              (fromSim.empty() ? std::string("No mesh: one device.") : "Mesh " + htmlEscape(fromSim) + ".") + "</p>";
       return out + "</section>\n";
     }
-    const Mesh &mesh = *mesh_;
-    const int64_t devices = mesh.numDevices();
-    // The last axis one way, the leading axes (row-major) the other; the
-    // longer of the two runs across the page.
-    const int64_t minor = mesh.axes.empty() ? 1 : std::max<int64_t>(mesh.axes.back().size, 1);
-    const int64_t major = std::max<int64_t>(devices / minor, 1);
-    const bool minorAcross = minor >= major;
-    const int64_t cols = minorAcross ? minor : major, rows = minorAcross ? major : minor;
-    out += "<p class=\"note\">";
-    for (size_t a = 0; a < mesh.axes.size(); ++a)
-      out += std::string(a ? " &times; " : "") + "<b>" + htmlEscape(mesh.axes[a].name) + "</b> = " +
-             std::to_string(mesh.axes[a].size);
-    out += std::string(mesh.axes.empty() ? "No axes" : "") + ": " + std::to_string(devices) + " devices";
-    if (mesh.axes.size() > 1)
-      out += std::string(". ") + (minorAcross ? "Columns" : "Rows") + " are the coordinate on the last axis, " +
-             (minorAcross ? "rows" : "columns") + " on the leading ones";
-    out += "; each cell is a device (its id; hover for its coordinates).</p>\n";
-    if (devices > kMaxDrawnDevices || devices < 1) return out + "</section>\n";
-
-    // Label of a position on the leading axes ("data=1", "a=0,b=3"; without
-    // names "1", "0,3").
-    auto majorLabel = [&](int64_t index, bool names = true) {
-      std::string label;
-      std::vector<int64_t> coord(mesh.axes.size() > 1 ? mesh.axes.size() - 1 : 0);
-      for (size_t a = coord.size(); a-- > 0;) {
-        coord[a] = index % std::max<int64_t>(mesh.axes[a].size, 1);
-        index /= std::max<int64_t>(mesh.axes[a].size, 1);
-      }
-      for (size_t a = 0; a < coord.size(); ++a)
-        label += (a ? "," : "") + (names ? mesh.axes[a].name + "=" : "") + std::to_string(coord[a]);
-      return label;
-    };
-    std::string majorNames;
-    for (size_t a = 0; a + 1 < mesh.axes.size(); ++a) majorNames += (a ? "," : "") + mesh.axes[a].name;
-    const std::string minorName = mesh.axes.empty() ? "" : mesh.axes.back().name;
-    auto minorLabel = [&](int64_t c) { return minorName.empty() ? std::string() : minorName + "=" + std::to_string(c); };
-
-    const double cell = cols <= 8 ? 64 : cols <= 16 ? 48 : cols <= 32 ? 30 : cols <= 64 ? 15 : 8;
-    const double cellH = std::max(cell * 0.62, 10.0), gap = cell >= 30 ? 6 : 2;
-    const bool ids = cell >= 30;
-    const double left = rows > 1 || mesh.axes.size() > 1 ? 120 : 10, top = 26;
-    const double width = left + double(cols) * (cell + gap) + 10, height = top + double(rows) * (cellH + gap) + 6;
-    out += "<svg id=\"mesh-grid\" viewBox=\"0 0 " + svgNumber(width) + " " + svgNumber(height) + "\" width=\"" +
-           svgNumber(width) + "\" height=\"" + svgNumber(height) + "\" role=\"img\" aria-label=\"device mesh\">\n";
-    // Column labels are coordinates, the axes they are on named before
-    // them; every one while they fit, else every 2nd or 8th.
-    const int64_t every = cell >= 48 ? 1 : cell >= 30 ? 2 : 8;
-    const std::string across = minorAcross ? minorName : majorNames;
-    if (!across.empty() && left > 10)
-      out += "<text class=\"tick\" x=\"" + svgNumber(left - 8) + "\" y=\"16\" text-anchor=\"end\">" + htmlEscape(across) +
-             " &#8594;</text>\n";
-    for (int64_t c = 0; c < cols; c += every) {
-      std::string label = minorAcross ? std::to_string(c) : majorLabel(c, false);
-      out += "<text class=\"tick\" x=\"" + svgNumber(left + double(c) * (cell + gap) + cell / 2) +
-             "\" y=\"16\" text-anchor=\"middle\">" + htmlEscape(label) + "</text>\n";
-    }
-    for (int64_t r = 0; r < rows; ++r) {
-      const double y = top + double(r) * (cellH + gap);
-      std::string rowLabel = minorAcross ? majorLabel(r) : minorLabel(r);
-      if (!rowLabel.empty() && (rows <= 32 || r % 4 == 0))
-        out += "<text class=\"tick\" x=\"" + svgNumber(left - 8) + "\" y=\"" + svgNumber(y + cellH / 2 + 4) +
-               "\" text-anchor=\"end\">" + htmlEscape(rowLabel) + "</text>\n";
-      for (int64_t c = 0; c < cols; ++c) {
-        const int64_t majorIndex = minorAcross ? r : c, minorIndex = minorAcross ? c : r;
-        const int64_t index = majorIndex * minor + minorIndex;
-        const int64_t id = index < int64_t(mesh.deviceIds.size()) ? mesh.deviceIds[size_t(index)] : index;
-        // Alternate shades by the first axis's coordinate: its groups read as bands.
-        const int64_t first = mesh.axes.empty() ? 0 : index / std::max<int64_t>(devices / mesh.axes.front().size, 1);
-        std::string where = majorLabel(majorIndex);
-        std::string coords = where + (where.empty() || minorName.empty() ? "" : ",") + minorLabel(minorIndex);
-        const double x = left + double(c) * (cell + gap);
-        out += "<g><title>device " + std::to_string(id) + (coords.empty() ? "" : ": " + htmlEscape(coords)) +
-               "</title><rect x=\"" + svgNumber(x) + "\" y=\"" + svgNumber(y) + "\" width=\"" + svgNumber(cell) +
-               "\" height=\"" + svgNumber(cellH) + "\" rx=\"" + svgNumber(cell >= 30 ? 4 : 2) + "\" fill=\"" +
-               (first % 2 ? "#cddcf0" : "#e6eef9") + "\" stroke=\"#7f9cc6\"/>";
-        if (ids)
-          out += "<text x=\"" + svgNumber(x + cell / 2) + "\" y=\"" + svgNumber(y + cellH / 2 + 4) +
-                 "\" text-anchor=\"middle\" font-size=\"" + svgNumber(cell >= 48 ? 12 : 10) + "\">" + std::to_string(id) +
-                 "</text>";
-        out += "</g>\n";
-      }
-    }
-    return out + "</svg>\n</section>\n";
+    return out + meshGridHtml(*mesh_) + "</section>\n";
   }
 
   std::string stepSection() {
