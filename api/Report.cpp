@@ -17,11 +17,15 @@ std::optional<std::string> renderReport(const ReportRequest &request, Diagnostic
   return renderHtmlReport(in);
 }
 
+bool isSearchReport(const nlohmann::json &j) {
+  return j.is_object() && j.contains("results") && j["results"].is_array();
+}
+
 nlohmann::json readSearchReport(const std::string &path, Diagnostics &diags) {
   std::string text;
   if (!readFile(path, text, diags)) return nullptr;
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("results") || !j["results"].is_array()) {
+  if (j.is_discarded() || !isSearchReport(j)) {
     diags.error("not the JSON object `autopart search --json` prints (an object with a \"results\" array)", path);
     return nullptr;
   }

@@ -28,6 +28,10 @@ struct ReportRequest {
 // device is bad.
 std::optional<std::string> renderReport(const ReportRequest &request, Diagnostics &diags);
 
+// Whether `j` has the shape of what `autopart search --json` prints (an
+// object with a "results" array), the part of it the page draws.
+bool isSearchReport(const nlohmann::json &j);
+
 // The JSON of `autopart search --json` read from `path`, or null with the
 // reason in `diags`.
 nlohmann::json readSearchReport(const std::string &path, Diagnostics &diags);

@@ -152,13 +152,13 @@ SearchResult searchProgram(const SearchRequest &request, Diagnostics &diags) {
         p.bestPeakBytes = t.cost.peakBytes;
         p.bestFits = t.applied && t.cost.feasible;
         p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - leverStart).count();
-        if (line)
-          std::fprintf(stderr, "  %-34s %s (%.1f s)\n", formatLevers(t.config).c_str(),
-                       !t.applied ? ("not applicable: " + t.note).c_str()
-                                  : (formatSeconds(t.cost.stepSeconds) + ", " + formatGiB(double(t.cost.peakBytes)) +
-                                     (t.cost.feasible ? ", fits" : ", does not fit"))
-                                        .c_str(),
-                       t.seconds);
+        if (line) {
+          std::string outcome = !t.applied ? "not applicable: " + t.note
+                                           : formatSeconds(t.cost.stepSeconds) + ", " +
+                                                 formatGiB(double(t.cost.peakBytes)) +
+                                                 (t.cost.feasible ? ", fits" : ", does not fit");
+          std::fprintf(stderr, "  %-34s %s (%.1f s)\n", formatLevers(t.config).c_str(), outcome.c_str(), t.seconds);
+        }
         if (budget.onProgress) budget.onProgress(p);
       };
       leverSearch = searchLevers(reload, request.function, problem, budget.seconds, onTrial);

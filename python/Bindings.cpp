@@ -165,7 +165,7 @@ std::string report(std::string text, std::string fileName, std::string mesh, std
   Diagnostics diags;
   if (!searchJson.empty()) {
     request.search = nlohmann::json::parse(searchJson, nullptr, false);
-    if (request.search.is_discarded() || !request.search.is_object() || !request.search.contains("results")) {
+    if (request.search.is_discarded() || !isSearchReport(request.search)) {
       diags.error("search: not the report `autopart.search` returns (a dict with \"results\")");
       throw RequestFailed(diags);
     }

@@ -33,7 +33,6 @@ struct Progress {
   std::mutex mu;
   std::atomic<int64_t> iterations{0};
   std::atomic<bool> refining{false};
-  double secondsBefore = 0;
   bool have = false;
   PlanCost best;
   void offer(const PlanCost &c) {
@@ -243,7 +242,7 @@ private:
 SearchProgress snapshot(Progress &progress, Clock::time_point start) {
   std::lock_guard<std::mutex> lock(progress.mu);
   return {progress.iterations.load(), progress.best.stepSeconds, progress.best.peakBytes, progress.best.feasible,
-          progress.secondsBefore + std::chrono::duration<double>(Clock::now() - start).count(),
+          std::chrono::duration<double>(Clock::now() - start).count(),
           progress.refining.load() ? "refining" : "tree search"};
 }
 
@@ -322,7 +321,9 @@ MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const M
   PlanCost baseCost = base.evaluate();
   Progress progress;
   progress.offer(baseCost);
-  progress.secondsBefore = o.secondsBefore;
+  // The progress counts the method's time before the tree search too.
+  Clock::time_point shownStart =
+      start - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.secondsBefore));
 
   int threads = std::max(1, o.threads);
   std::vector<std::unique_ptr<Worker>> workers;
@@ -333,7 +334,7 @@ MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const M
   std::atomic<bool> done{false};
   std::thread reporter;
   bool line = o.progress && isatty(2);
-  if (line || o.onProgress) reporter = progressReporter(progress, done, start, line, o.secondsBefore + o.seconds, o.onProgress);
+  if (line || o.onProgress) reporter = progressReporter(progress, done, shownStart, line, o.secondsBefore + o.seconds, o.onProgress);
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
     int64_t share = o.iterations / threads + (t < o.iterations % threads ? 1 : 0);
@@ -361,7 +362,7 @@ MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const M
   progress.offer(r.cost);
   done = true;
   if (reporter.joinable()) reporter.join();
-  if (o.onProgress) o.onProgress(snapshot(progress, start));
+  if (o.onProgress) o.onProgress(snapshot(progress, shownStart));
   return r;
 }
 

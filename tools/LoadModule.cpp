@@ -25,11 +25,4 @@ std::unique_ptr<Module> loadModule(const std::string &path) {
   return m;
 }
 
-OpId findPlannableEntry(const Module &m, const std::string &wanted, const char *command) {
-  Diagnostics diags;
-  OpId func = findPlannableEntry(m, wanted, diags);
-  printDiagnostics(diags, std::string("autopart ") + command);
-  return func;
-}
-
 }  // namespace autopart

@@ -16,7 +16,4 @@ std::optional<ProgramText> readProgram(const std::string &path);
 
 std::unique_ptr<Module> loadModule(const std::string &path);
 
-// api's findPlannableEntry, printing `autopart COMMAND: error: ...`.
-OpId findPlannableEntry(const Module &m, const std::string &wanted, const char *command);
-
 }  // namespace autopart
