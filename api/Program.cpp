@@ -110,8 +110,9 @@ OpId findPlannableEntry(const Module &m, const std::string &wanted, Diagnostics 
 
 bool seedInputShardings(const Module &m, OpId func, bool propagate, ShardingVector &state, Diagnostics &diags,
                         CompletionStats *stats) {
-  if (!propagate || countUserShardings(m) == 0 || !m.source) {
-    if (stats) stats->userShardings = countUserShardings(m);
+  size_t user = countUserShardings(m);
+  if (!propagate || user == 0 || !m.source) {
+    if (stats) stats->userShardings = user;
     seedFromInput(m, func, state);
     return true;
   }
