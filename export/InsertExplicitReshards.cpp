@@ -131,7 +131,49 @@ private:
   ShardingMap map_;
 };
 
-bool runPass(Module &m, const PassOptions &, Diagnostics &) {
+// A maximal (single-device) sharding says where an op runs, not how a value
+// is split; on a function boundary or split across an op's results it has no
+// reshard that could honour it, so Shardy refuses the program.
+bool checkSingleDeviceShardings(const Module &m, const ShardingMap &map, Diagnostics &diags) {
+  auto isMaximal = [&](const TensorSharding *s) {
+    const Mesh *mesh = s ? map.mesh(*s) : nullptr;
+    return mesh && mesh->isMaximal();
+  };
+  size_t before = diags.errorCount();
+  for (OpId func : m.functions()) {
+    FuncView f{m, func};
+    if (f.entry() == kNone) continue;
+    for (size_t i = 0; i < f.args().size(); ++i)
+      if (isMaximal(map.get(f.args()[i])))
+        diags.error(m, func, "function argument " + std::to_string(i) +
+                                 " cannot have a single-device (maximal) sharding attribute");
+    OpId ret = f.returnOp();
+    for (size_t i = 0; ret != kNone && i < f.numResults(); ++i) {
+      AttrId a = f.resultAttr(i, "sdy.sharding");
+      if (a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding &&
+          isMaximal(m.attrs.get(a).sharding.get()))
+        diags.error(m, func, "function result " + std::to_string(i) +
+                                 " cannot have a single-device (maximal) sharding attribute");
+    }
+    m.walk(func, [&](OpId op) {
+      std::optional<int64_t> device;
+      for (uint32_t r = 0; r < m.numResults(op); ++r) {
+        const TensorSharding *s = map.get(m.result(op, r));
+        if (!isMaximal(s)) continue;
+        int64_t id = map.mesh(*s)->deviceIds[0];
+        if (device && *device != id) {
+          diags.error(m, op, "has conflicting single-device result shardings");
+          return;
+        }
+        device = id;
+      }
+    });
+  }
+  return diags.errorCount() == before;
+}
+
+bool runPass(Module &m, const PassOptions &, Diagnostics &diags) {
+  if (!checkSingleDeviceShardings(m, ShardingMap::fromModule(m), diags)) return false;
   insertExplicitReshards(m);
   return true;
 }

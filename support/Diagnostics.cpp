@@ -26,10 +26,12 @@ void Diagnostics::emit(Severity s, std::string file, uint32_t line, uint32_t col
   diags_.push_back(Diagnostic{s, std::move(file), line, col, std::move(message)});
 }
 
-bool Diagnostics::hasErrors() const {
-  for (const Diagnostic &d : diags_)
-    if (d.severity == Severity::Error) return true;
-  return false;
+bool Diagnostics::hasErrors() const { return errorCount() != 0; }
+
+size_t Diagnostics::errorCount() const {
+  size_t n = 0;
+  for (const Diagnostic &d : diags_) n += d.severity == Severity::Error;
+  return n;
 }
 
 std::string Diagnostics::errorText() const {

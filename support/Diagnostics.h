@@ -61,6 +61,7 @@ public:
   }
 
   bool hasErrors() const;
+  size_t errorCount() const;
   // The messages of all errors as `str()` lines, for drivers and tests.
   std::string errorText() const;
   const std::vector<Diagnostic> &all() const { return diags_; }

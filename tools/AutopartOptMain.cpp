@@ -13,6 +13,7 @@
 #include "support/AtomicFile.h"
 #include "support/Diagnostics.h"
 #include "tools/VerifyDiagnostics.h"
+#include "verify/Verifier.h"
 
 using namespace autopart;
 
@@ -137,9 +138,12 @@ int main(int argc, char **argv) {
       std::unique_ptr<Module> m = parseModule(std::move(chunk), fileName, &perr);
       if (!m) {
         diags.emit(Severity::Error, fileName, perr.line, perr.col, perr.message);
-      } else {
+      } else if (verifyModule(*m, diags)) {
+        // As mlir-opt, the module is verified after parsing and after every
+        // pass: a pass that breaks an invariant is caught where it happens.
         for (const PassInvocation &p : pipeline)
-          if (!p.pass->run(*m, p.options, diags) || diags.hasErrors()) break;
+          if (!p.pass->run(*m, p.options, diags) || diags.hasErrors() || !verifyModule(*m, diags))
+            break;
       }
       if (verify) {
         expected.consume(diags);

@@ -7,7 +7,7 @@ namespace autopart {
 void ExpectedDiagnostics::collect(const std::string &text, const std::string &file) {
   file_ = file;
   static const std::regex re(
-      R"(expected-(error|warning|remark|note)(@(\+[0-9]+|-[0-9]+|above|below))?\s*\{\{(.*?)\}\})");
+      R"(expected-(error|warning|remark|note)\s*(@(\+[0-9]+|-[0-9]+|above|below))?\s*\{\{(.*?)\}\})");
   uint32_t lineNo = 0;
   size_t pos = 0;
   std::vector<size_t> pendingBelow;

@@ -40,6 +40,6 @@ sdy.mesh @single = <[], device_ids=[3]>
 
 // CHECK-LABEL: func @maximal_mesh
 // CHECK-SAME: {mhlo.sharding = "{maximal device=3}"}
-func.func @maximal_mesh(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@single, [{}]>}) -> tensor<4xf32> {
+func.func @maximal_mesh(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@single, []>}) -> tensor<4xf32> {
   return %arg0 : tensor<4xf32>
 }
