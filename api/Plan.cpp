@@ -1,9 +1,12 @@
 #include "api/Plan.h"
 
+#include "api/InputShardings.h"
+
 #include <sstream>
 
 #include "analysis/NamedDimensions.h"
 #include "export/AnnotateModule.h"
+#include "export/CheckWritten.h"
 #include "export/ExportShardings.h"
 #include "export/PartitionSpecs.h"
 #include "export/PinPlan.h"
@@ -31,6 +34,15 @@ PlanResult planProgram(const PlanRequest &request, Diagnostics &diags) {
     addWithOption(diags, local, "--tactics");
     return r;
   }
+  // --input-shardings, else the schedule file's `input_shardings`.
+  bool fromFile = request.inputShardings.empty() && !schedule->inputShardings.empty();
+  std::optional<InputShardingPolicy> policy =
+      parseInputShardingPolicy(fromFile ? schedule->inputShardings : request.inputShardings, local);
+  if (!policy) {
+    addWithOption(diags, local, fromFile ? "--tactics " + request.tactics : std::string("--input-shardings"));
+    return r;
+  }
+  if (!reconcileInputShardings(m, meshName, *mesh, *policy, diags, r.notes)) return r;
   OpId func = findPlannableEntry(*m, request.function, diags);
   if (func == kNone) return r;
   // Levers rewrite the program first; the tactics shard what they wrote.
@@ -74,6 +86,10 @@ PlanResult planProgram(const PlanRequest &request, Diagnostics &diags) {
   std::string note;
   r.text = plannedModuleText(*m, request.reprint || levers.config.any(), &note);
   if (!note.empty()) r.notes.push_back({note, std::nullopt});
+  if (!checkWrittenProgram(r.text, request.program.fileName + " (as planned)", diags)) {
+    r.failure = 3;
+    return r;
+  }
 
   r.specs = functionPartitionSpecs(*m, func, *mesh, current);
   r.ok = true;

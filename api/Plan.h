@@ -36,12 +36,16 @@ struct PlanRequest {
   std::string device = "h100-80gb";   // what the auto tactic plans for, and the simulation's device
   SearchBudget autoBudget;            // the auto tactic's search (seed, seconds, iterations, progress)
   bool propagate = true;              // complete the input's shardings as XLA would first
+  // What happens to the input\'s shardings when `mesh` replaces its own mesh:
+  // error (empty) | keep | map | drop (api/InputShardings.h).
+  std::string inputShardings;
 };
 
 struct PlanResult {
   bool ok = false;
   // When not ok, the CLI's exit code: 2 when the schedule could not be
-  // applied, 1 for bad input.
+  // applied, 1 for bad input, 3 when the planned program failed autopart's
+  // own check (export/CheckWritten.h: a bug, reported as internal error).
   int failure = 1;
   std::string text;             // the annotated program
   nlohmann::json specs;         // {"mesh", "in_specs", "out_specs"}

@@ -8,8 +8,10 @@
 
 #include <unistd.h>
 
+#include "api/InputShardings.h"
 #include "asm/Parser.h"
 #include "export/AnnotateModule.h"
+#include "export/CheckWritten.h"
 #include "export/PartitionSpecs.h"
 #include "export/PinPlan.h"
 #include "export/PreserveText.h"
@@ -76,7 +78,8 @@ SearchResult searchProgram(const SearchRequest &request, Diagnostics &diags) {
   std::unique_ptr<Module> m = parseProgram(request.program, diags);
   if (!m) return sr;
   std::string meshName;
-  std::optional<Mesh> mesh = resolveMesh(*m, request.mesh, diags, &meshName);
+  std::optional<Mesh> mesh =
+      resolveRequestMesh(m, request.mesh, request.inputShardings, diags, sr.notes, &meshName);
   if (!mesh) return sr;
   Diagnostics local;
   std::optional<Hardware> hw = loadHardware(request.device, local);
@@ -246,6 +249,10 @@ SearchResult searchProgram(const SearchRequest &request, Diagnostics &diags) {
     std::string note;
     sr.text = plannedModuleText(out, request.reprint || leverProgram.has_value(), &note);
     if (!note.empty()) sr.notes.push_back({note, std::nullopt});
+    if (!checkWrittenProgram(sr.text, request.program.fileName + " (as planned)", diags)) {
+      sr.failure = 3;
+      return sr;
+    }
     sr.specs = functionPartitionSpecs(out, outFunc, *mesh, current);
   }
   sr.ok = true;

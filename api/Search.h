@@ -35,11 +35,14 @@ struct SearchRequest {
   bool annotate = false;             // the first method's plan as text and specs
   bool reprint = false;              // MLIR's style instead of the input's text
   bool propagate = true;             // complete the input's shardings as XLA would first
+  // What happens to the input\'s shardings when `mesh` replaces its own mesh:
+  // error (empty) | keep | map | drop (api/InputShardings.h).
+  std::string inputShardings;
 };
 
 struct SearchResult {
   bool ok = false;
-  int failure = 1;            // the CLI's exit code when not ok (2: no plan to write)
+  int failure = 1;            // the CLI's exit code when not ok (2: no plan to write, 3: internal error)
   nlohmann::json report;      // what `autopart search --json` prints
   std::string text;           // with annotate: the first method's plan
   nlohmann::json specs;       // with annotate: {"mesh", "in_specs", "out_specs"}

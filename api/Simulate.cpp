@@ -1,5 +1,6 @@
 #include "api/Simulate.h"
 
+#include "api/InputShardings.h"
 #include "propagation/CompleteShardings.h"
 #include "sim/Hardware.h"
 #include "sim/SimulationReport.h"
@@ -15,6 +16,19 @@ std::optional<SimulateResult> simulateProgram(const SimulateRequest &request, Di
 std::optional<SimulatedProgram> simulateProgramKeeping(const SimulateRequest &request, Diagnostics &diags) {
   std::unique_ptr<Module> m = parseProgram(request.program, diags);
   if (!m) return std::nullopt;
+  if (!request.mesh.empty() && findModuleMesh(*m)) {
+    // The input's own shardings must make sense on the mesh priced.
+    std::string meshName;
+    std::vector<Note> notes;
+    if (!resolveRequestMesh(m, request.mesh, request.inputShardings, diags, notes, &meshName)) return std::nullopt;
+    for (Note &n : notes)
+      if (n.diagnostic) {
+        diags.emit(n.diagnostic->severity, n.diagnostic->file, n.diagnostic->line, n.diagnostic->col,
+                   n.diagnostic->message);
+      } else {
+        diags.emit(Severity::Note, "", 0, 0, n.line);
+      }
+  }
   // Price the program XLA runs: Shardy's propagation completes the input's
   // shardings before the partitioner sees them.
   CompletionStats completion;

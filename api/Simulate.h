@@ -34,6 +34,9 @@ struct SimulateRequest {
   double unknownTrips = 1;  // trip count of loops without a static one
   double peakTflops = 0, hbmGbps = 0, linkGbps = 0;  // overrides (0: the device's)
   bool propagate = true;  // complete the input's shardings as XLA would first
+  // What happens to the input\'s shardings when `mesh` replaces its own mesh:
+  // error (empty) | keep | map | drop (api/InputShardings.h).
+  std::string inputShardings;
 };
 
 struct SimulateResult {

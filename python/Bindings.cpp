@@ -126,7 +126,7 @@ void raiseProgressError(ProgressState &state) {
 
 py::dict simulate(std::string text, std::string fileName, std::string mesh, std::string device, int top,
                   std::vector<std::string> ablate, double overlap, bool syncCollectives, double unknownTrips,
-                  double peakTflops, double hbmGbps, double linkGbps, bool propagate) {
+                  double peakTflops, double hbmGbps, double linkGbps, bool propagate, std::string inputShardings) {
   SimulateRequest request;
   request.program = {std::move(text), std::move(fileName)};
   request.mesh = std::move(mesh);
@@ -140,6 +140,7 @@ py::dict simulate(std::string text, std::string fileName, std::string mesh, std:
   request.hbmGbps = hbmGbps;
   request.linkGbps = linkGbps;
   request.propagate = propagate;
+  request.inputShardings = inputShardings;
   Diagnostics diags;
   std::optional<SimulateResult> result;
   {
@@ -154,13 +155,14 @@ py::dict simulate(std::string text, std::string fileName, std::string mesh, std:
 }
 
 std::string report(std::string text, std::string fileName, std::string mesh, std::string device, int top,
-                   std::string searchJson, std::string title, bool propagate) {
+                   std::string searchJson, std::string title, bool propagate, std::string inputShardings) {
   ReportRequest request;
   request.simulate.program = {std::move(text), std::move(fileName)};
   request.simulate.mesh = std::move(mesh);
   request.simulate.device = std::move(device);
   request.simulate.top = top;
   request.simulate.propagate = propagate;
+  request.simulate.inputShardings = inputShardings;
   request.title = std::move(title);
   Diagnostics diags;
   if (!searchJson.empty()) {
@@ -180,7 +182,7 @@ std::string report(std::string text, std::string fileName, std::string mesh, std
 }
 
 py::dict plan(std::string text, std::string fileName, std::string mesh, std::string tactics, std::string device,
-              uint64_t seed, double timeBudget, int64_t iterations, bool propagate, bool gspmd, bool reprint,
+              uint64_t seed, double timeBudget, int64_t iterations, bool propagate, std::string inputShardings, bool gspmd, bool reprint,
               bool simulate, std::string function, const py::object &progress) {
   PlanRequest request;
   request.program = {std::move(text), std::move(fileName)};
@@ -191,6 +193,7 @@ py::dict plan(std::string text, std::string fileName, std::string mesh, std::str
   request.autoBudget.seconds = timeBudget;
   request.autoBudget.iterations = iterations;
   request.propagate = propagate;
+  request.inputShardings = inputShardings;
   request.gspmd = gspmd;
   request.reprint = reprint;
   request.simulate = simulate;
@@ -219,7 +222,7 @@ py::dict plan(std::string text, std::string fileName, std::string mesh, std::str
 py::dict search(std::string text, std::string fileName, std::string mesh, std::string device, std::string method,
                 double timeBudget, int64_t iterations, uint64_t seed, int threads, std::string levers,
                 double exploration, std::string rollout, int64_t annealSteps, int refineStarts, bool portfolio,
-                bool propagate, bool reprint, std::string function, const py::object &progress) {
+                bool propagate, std::string inputShardings, bool reprint, std::string function, const py::object &progress) {
   SearchRequest request;
   request.program = {std::move(text), std::move(fileName)};
   request.mesh = std::move(mesh);
@@ -243,6 +246,7 @@ py::dict search(std::string text, std::string fileName, std::string mesh, std::s
   request.annotate = true;
   request.reprint = reprint;
   request.propagate = propagate;
+  request.inputShardings = inputShardings;
   request.function = std::move(function);
   std::shared_ptr<ProgressState> state = progressState(progress);
   request.budget.onProgress = progressCallback(state);
@@ -284,15 +288,15 @@ PYBIND11_MODULE(_autopart, m) {
   m.def("simulate", &simulate, py::arg("text"), py::arg("file_name"), py::arg("mesh"), py::arg("device"),
         py::arg("top"), py::arg("ablate"), py::arg("overlap"), py::arg("sync_collectives"),
         py::arg("unknown_trip_count"), py::arg("peak_tflops"), py::arg("hbm_gbps"), py::arg("link_gbps"),
-        py::arg("propagate"));
+        py::arg("propagate"), py::arg("input_shardings"));
   m.def("report", &report, py::arg("text"), py::arg("file_name"), py::arg("mesh"), py::arg("device"),
-        py::arg("top"), py::arg("search"), py::arg("title"), py::arg("propagate"));
+        py::arg("top"), py::arg("search"), py::arg("title"), py::arg("propagate"), py::arg("input_shardings"));
   m.def("plan", &plan, py::arg("text"), py::arg("file_name"), py::arg("mesh"), py::arg("tactics"),
-        py::arg("device"), py::arg("seed"), py::arg("time_budget"), py::arg("iterations"), py::arg("propagate"),
+        py::arg("device"), py::arg("seed"), py::arg("time_budget"), py::arg("iterations"), py::arg("propagate"), py::arg("input_shardings"),
         py::arg("gspmd"), py::arg("reprint"), py::arg("simulate"), py::arg("function"), py::arg("progress"));
   m.def("search", &search, py::arg("text"), py::arg("file_name"), py::arg("mesh"), py::arg("device"),
         py::arg("method"), py::arg("time_budget"), py::arg("iterations"), py::arg("seed"), py::arg("threads"),
         py::arg("levers"), py::arg("exploration"), py::arg("rollout"), py::arg("anneal_steps"),
-        py::arg("refine_starts"), py::arg("portfolio"), py::arg("propagate"), py::arg("reprint"),
+        py::arg("refine_starts"), py::arg("portfolio"), py::arg("propagate"), py::arg("input_shardings"), py::arg("reprint"),
         py::arg("function"), py::arg("progress"));
 }

@@ -213,12 +213,20 @@ std::optional<TacticSchedule> parseSchedule(const std::string &spec, const Mesh 
     *error = spec + ": " + e.what();
     return std::nullopt;
   }
+  TacticSchedule s;
+  if (doc.is_object() && doc.contains("input_shardings")) {
+    const nlohmann::json &v = doc["input_shardings"];
+    if (!v.is_string()) {
+      *error = spec + ": input_shardings must be one of keep, map, drop, error";
+      return std::nullopt;
+    }
+    s.inputShardings = v.get<std::string>();
+  }
   if (doc.is_object() && doc.contains("tactics")) doc = doc["tactics"];
   if (!doc.is_array()) {
     *error = spec + ": expected a list of tactics";
     return std::nullopt;
   }
-  TacticSchedule s;
   for (const nlohmann::json &j : doc) {
     // Levers: "remat:full", {remat: full}, {microbatch: 8}.
     if (j.is_string() && isLeverEntry(j.get<std::string>())) {

@@ -9,6 +9,7 @@
 //       - {tactic: dp, axis: data}
 //       - {axis: model, inputs: {"params/*/w1": 1, "params/*/w2": 0}}
 //       - {tactic: auto, axes: [data, model]}
+//   or, as an object: {input_shardings: map, tactics: [...]}
 //
 // Named tactics (dp, fsdp, megatron, zero1, ...) are looked up in the
 // registry (tactics/TacticRegistry.h), which also gives each its default
@@ -46,6 +47,10 @@ struct Tactic {
 // runs, wherever they appear in the list.
 struct TacticSchedule {
   std::vector<Tactic> tactics;
+  // A file's `input_shardings: keep|map|drop` (api/InputShardings.h): what
+  // the schedule does with the input's shardings on another mesh. Empty
+  // when not given; `--input-shardings` overrides it.
+  std::string inputShardings;
   LeverConfig levers;
   std::vector<std::string> leverEntries;  // as written
 };

@@ -35,6 +35,7 @@ struct PlanOptions {
   double timeBudget = 30;
   int64_t iterations = 0;
   bool noPropagate = false;
+  std::string inputShardings;
   std::string reportJson;
   std::string html;
 };
@@ -55,6 +56,7 @@ int runPlan(const PlanOptions &o) {
   request.autoBudget.seconds = o.timeBudget;
   request.autoBudget.iterations = o.iterations;
   request.propagate = !o.noPropagate;
+  request.inputShardings = o.inputShardings;
   Diagnostics diags;
   PlanResult r = planProgram(request, diags);
   printNotes(r.notes, "autopart plan");
@@ -127,6 +129,9 @@ CommandRegistration reg("plan", "Apply a tactic schedule and write the annotated
                                          "Random seed of the auto tactic's search (same seed and --iterations: same plan)");
                           app.add_option("--time-budget", o->timeBudget, "Seconds the auto tactic may search (default 30)");
                           app.add_option("--iterations", o->iterations, "MCTS iterations of the auto tactic (0: until the time budget)");
+                          app.add_option("--input-shardings", o->inputShardings,
+                                         "What to do with the input's shardings when --mesh replaces its mesh and they use axes it lacks: keep (--mesh contains the input's axes), map (rename them to --mesh axes of equal size), drop (plan from scratch); default: stop with an error")
+                              ->check(CLI::IsMember({"keep", "map", "drop", "error"}));
                           app.add_flag("--no-propagate", o->noPropagate,
                                        "Start from the input's argument shardings as written instead of completing "
                                        "them with Shardy's propagation first, as XLA does");

@@ -25,6 +25,7 @@ struct ReportCommandOptions {
   std::string output = "-";
   int top = 15;
   bool noPropagate = false;
+  std::string inputShardings;
 };
 
 int runReport(const ReportCommandOptions &o) {
@@ -37,6 +38,7 @@ int runReport(const ReportCommandOptions &o) {
   request.simulate.device = o.device;
   request.simulate.top = o.top;
   request.simulate.propagate = !o.noPropagate;
+  request.simulate.inputShardings = o.inputShardings;
   request.title = o.title.empty() ? (o.file == "-" ? "stdin" : o.file) : o.title;
   Diagnostics diags;
   if (!o.search.empty()) {
@@ -68,6 +70,9 @@ CommandRegistration reg("report", "The plan of an annotated program as a self-co
                           app.add_option("--search", o->search,
                                          "JSON of `autopart search --json` to show the methods side by side");
                           app.add_option("--title", o->title, "Page heading (default: the input file)");
+                          app.add_option("--input-shardings", o->inputShardings,
+                                         "What to do with the input's shardings when --mesh replaces its mesh and they use axes it lacks: keep (--mesh contains the input's axes), map (rename them to --mesh axes of equal size), drop (plan from scratch); default: stop with an error")
+                              ->check(CLI::IsMember({"keep", "map", "drop", "error"}));
                           app.add_flag("--no-propagate", o->noPropagate,
                                        "Report the shardings as written instead of completing them with Shardy's "
                                        "propagation first, as XLA does (and autopart simulate)");

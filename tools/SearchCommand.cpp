@@ -39,6 +39,7 @@ struct SearchOptions {
   std::string html;
   bool reprint = false;
   bool noPropagate = false;
+  std::string inputShardings;
 };
 
 int runSearch(const SearchOptions &o) {
@@ -61,6 +62,7 @@ int runSearch(const SearchOptions &o) {
   request.annotate = !o.output.empty() || !o.html.empty();
   request.reprint = o.reprint;
   request.propagate = !o.noPropagate;
+  request.inputShardings = o.inputShardings;
   // An unknown method is reported before the file is read.
   Diagnostics diags;
   if (!searchMethodsValid(o.method, diags)) {
@@ -124,6 +126,9 @@ CommandRegistration reg(
                      "MCTS: distinct name-level plans refined, the best one winning (default 4)")
           ->check(CLI::Range(1, 64));
       app.add_option("--function", o->function, "Entry function (default: main)");
+      app.add_option("--input-shardings", o->inputShardings,
+                     "What to do with the input's shardings when --mesh replaces its mesh and they use axes it lacks: keep (--mesh contains the input's axes), map (rename them to --mesh axes of equal size), drop (plan from scratch); default: stop with an error")
+          ->check(CLI::IsMember({"keep", "map", "drop", "error"}));
       app.add_flag("--no-propagate", o->noPropagate,
                    "Start from the input's argument shardings as written instead of completing them with Shardy's "
                    "propagation first, as XLA does");

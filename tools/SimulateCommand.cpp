@@ -28,6 +28,7 @@ struct SimulateOptions {
   double unknownTrips = 1;
   double peakTflops = 0, hbmGbps = 0, linkGbps = 0;
   bool noPropagate = false;
+  std::string inputShardings;
 };
 
 int runSimulate(const SimulateOptions &o) {
@@ -46,12 +47,14 @@ int runSimulate(const SimulateOptions &o) {
   request.hbmGbps = o.hbmGbps;
   request.linkGbps = o.linkGbps;
   request.propagate = !o.noPropagate;
+  request.inputShardings = o.inputShardings;
   Diagnostics diags;
   std::optional<SimulateResult> result = simulateProgram(request, diags);
   if (!result) {
     printDiagnostics(diags, "autopart simulate");
     return 1;
   }
+  printDiagnostics(diags, "autopart simulate");  // notes and warnings of a run that worked
   if (o.json) std::cout << result->report.dump(2) << "\n";
   else std::cout << formatSimulationReport(result->report);
   return 0;
@@ -75,6 +78,9 @@ CommandRegistration reg("simulate", "Simulated step time, communication and peak
                                        "them synchronously, e.g. Megatron-LM) instead of overlapping it");
                           app.add_option("--overlap", o->overlap,
                                          "With --ablate overlap: fraction of min(compute, communication) hidden (0..1)");
+                          app.add_option("--input-shardings", o->inputShardings,
+                                         "What to do with the input's shardings when --mesh replaces its mesh and they use axes it lacks: keep (--mesh contains the input's axes), map (rename them to --mesh axes of equal size), drop (plan from scratch); default: stop with an error")
+                              ->check(CLI::IsMember({"keep", "map", "drop", "error"}));
                           app.add_flag("--no-propagate", o->noPropagate,
                                        "Price the shardings as written instead of completing them with Shardy's "
                                        "propagation first, as XLA does");

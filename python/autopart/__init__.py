@@ -63,7 +63,7 @@ def analyze(text, mesh=None, file_name="<string>", top=10, conservative=False):
 
 def simulate(text, mesh=None, device="h100-80gb", propagate=True, file_name="<string>", top=10, ablate=(),
              sync_collectives=False, overlap=0.0, unknown_trip_count=1.0, peak_tflops=0.0, hbm_gbps=0.0,
-             link_gbps=0.0):
+             link_gbps=0.0, input_shardings=None):
     """The simulated step of an annotated program, as ``autopart simulate --json``.
 
     ``text`` carries its shardings (``sdy.mesh`` and ``sdy.sharding``, as
@@ -72,6 +72,9 @@ def simulate(text, mesh=None, device="h100-80gb", propagate=True, file_name="<st
     ``tpu-v5e``, ``tpu-v5p``) or a device JSON file. With ``propagate`` (the
     default) Shardy's propagation completes the input's shardings first, as
     XLA would; ``False`` prices them as written (``--no-propagate``).
+    ``input_shardings`` (``"keep"``, ``"map"``, ``"drop"``) says what happens
+    to the program's shardings when ``mesh`` replaces its mesh and they use
+    axes the new mesh lacks (``--input-shardings``; by default an error).
     ``ablate`` switches parts of the cost model off (``"fusion"``,
     ``"efficiency"``, ``"overlap"``, ``"combining"``, ``"all"``); the rest
     are the CLI's flags of the same names (docs/cost-model.md).
@@ -83,11 +86,11 @@ def simulate(text, mesh=None, device="h100-80gb", propagate=True, file_name="<st
         ablate = [a for a in ablate.split(",") if a]
     return _report(_autopart.simulate(text, file_name, _mesh_spec(mesh), device, int(top), list(ablate),
                                       float(overlap), bool(sync_collectives), float(unknown_trip_count),
-                                      float(peak_tflops), float(hbm_gbps), float(link_gbps), bool(propagate)))
+                                      float(peak_tflops), float(hbm_gbps), float(link_gbps), bool(propagate), input_shardings or ""))
 
 
 def report(text, mesh=None, device="h100-80gb", search=None, title=None, propagate=True, file_name="plan.mlir",
-           top=15):
+           top=15, input_shardings=None):
     """The plan report page of an annotated program, as ``autopart report``
     writes it: one self-contained HTML document (str) with the mesh, the step
     time split into compute and communication, memory over the step, the
@@ -104,7 +107,7 @@ def report(text, mesh=None, device="h100-80gb", search=None, title=None, propaga
     if isinstance(search, SearchResult):
         search = search.report
     return _autopart.report(text, file_name, _mesh_spec(mesh), device, int(top),
-                            _json.dumps(search) if search is not None else "", title or "", bool(propagate))
+                            _json.dumps(search) if search is not None else "", title or "", bool(propagate), input_shardings or "")
 
 
 def _spec(entry):
@@ -201,7 +204,7 @@ def _tactics_spec(tactics):
 
 def plan(text, mesh={"data": 8, "model": 4}, tactics=("dp", "auto"), device="h100-80gb", seed=0,  # noqa: B006
          time_budget=30.0, iterations=0, propagate=True, simulate=True, gspmd=False, reprint=False,
-         function=None, file_name="<string>", progress=None):
+         function=None, file_name="<string>", progress=None, input_shardings=None):
     """Applies a tactic schedule and returns the annotated program (:class:`Plan`).
 
     ``tactics`` is a list (or the CLI's comma-separated string): named
@@ -212,7 +215,9 @@ def plan(text, mesh={"data": 8, "model": 4}, tactics=("dp", "auto"), device="h10
     levers ``remat:full`` / ``microbatch:8``, or a YAML/JSON tactics file's
     path. ``mesh`` is a dict (``None``: the program's own ``sdy.mesh``).
     ``simulate`` prices the plan (``Plan.report``, as ``autopart plan
-    --report``). ``progress`` is called as the auto tactic searches (see
+    --report``). ``input_shardings`` (``"keep"``, ``"map"``, ``"drop"``):
+    the program's own shardings on another mesh, as ``--input-shardings``
+    (see :func:`simulate`). ``progress`` is called as the auto tactic searches (see
     :func:`search`). The GIL is released while planning.
 
     >>> p = autopart.plan(text, mesh={"data": 2}, tactics=["dp"])
@@ -220,7 +225,7 @@ def plan(text, mesh={"data": 8, "model": 4}, tactics=("dp", "auto"), device="h10
     ('data', None)
     """
     return _plan_result(_autopart.plan(text, file_name, _mesh_spec(mesh), _tactics_spec(tactics), device,
-                                       int(seed), float(time_budget), int(iterations), bool(propagate),
+                                       int(seed), float(time_budget), int(iterations), bool(propagate), input_shardings or "",
                                        bool(gspmd), bool(reprint), bool(simulate), function or "", progress))
 
 
@@ -232,7 +237,7 @@ def _plan_result(raw):
 def search(text, mesh=None, device="h100-80gb", method="mcts", time_budget=30.0, iterations=0, seed=0,
            levers="auto", progress=None, threads=2, exploration=0.7, rollout="random", anneal_steps=50000,
            refine_starts=4, portfolio=True, propagate=True, reprint=False, function=None,
-           file_name="<string>"):
+           file_name="<string>", input_shardings=None):
     """Finds a sharding plan automatically (:class:`SearchResult`), as ``autopart search``.
 
     ``method``: ``mcts`` (default), ``exhaustive``, ``greedy``, ``random``,
@@ -257,7 +262,7 @@ def search(text, mesh=None, device="h100-80gb", method="mcts", time_budget=30.0,
         levers = ",".join(levers)
     raw = _autopart.search(text, file_name, _mesh_spec(mesh), device, method, float(time_budget), int(iterations),
                            int(seed), int(threads), levers, float(exploration), rollout, int(anneal_steps),
-                           int(refine_starts), bool(portfolio), bool(propagate), bool(reprint), function or "",
+                           int(refine_starts), bool(portfolio), bool(propagate), input_shardings or "", bool(reprint), function or "",
                            progress)
     _warn(raw)
     return SearchResult(raw)

@@ -1,10 +1,12 @@
 // RUN: autopart plan %s --tactics dp 2>/dev/null | grep -v '^ *//' | FileCheck %s
-// RUN: autopart plan %s --mesh data=2,model=2 --tactics dp 2>/dev/null | grep -v '^ *//' | FileCheck %s --check-prefix=NEWMESH
+// RUN: autopart plan %s --mesh data=4,model=2 --tactics dp 2>/dev/null | grep -v '^ *//' | FileCheck %s --check-prefix=NEWMESH
+// RUN: not autopart plan %s --mesh data=2,model=2 --tactics dp -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONFLICT
 
 // Input with its own mesh and a fixed sharding, no `module`: the mesh line
 // stays unless --mesh changes it (then it is replaced in place), the fixed
 // sharding is kept, and a while op, whose dictionary follows the `attributes`
-// keyword, gets one.
+// keyword, gets one. A new mesh on which "data" has another size conflicts
+// with the fixed sharding: an error, unless --input-shardings says otherwise.
 
 // CHECK: {{^}}sdy.mesh @mesh = <["data"=4]>
 // CHECK-NEXT{LITERAL}: func.func @main(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}, %b: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}, tensor<i32> {sdy.sharding = #sdy.sharding<@mesh, []>}) {
@@ -12,8 +14,10 @@
 // CHECK-NEXT: cond {
 // CHECK{LITERAL}: %2 = stablehlo.multiply %iterArg, %iterArg {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"data"}, {}]>]>} : tensor<8x8xf32>
 
-// NEWMESH: {{^}}sdy.mesh @mesh = <["data"=2, "model"=2]>{{$}}
+// NEWMESH: {{^}}sdy.mesh @mesh = <["data"=4, "model"=2]>{{$}}
 // NEWMESH-NEXT: {{^}}func.func @main(%a
+
+// CONFLICT{LITERAL}: preserve_text_existing_mesh.mlir:23:1: error: the input's mesh @mesh = <["data"=4]> differs from --mesh <["data"=2, "model"=2]>, and 1 input sharding(s) use its axes; #sdy.sharding<@mesh, [{"data"}, {}]> uses axis "data"=4, which --mesh lacks
 
 sdy.mesh @mesh = <["data"=4]>
 func.func @main(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}, %b: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<i32>) {
