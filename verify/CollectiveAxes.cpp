@@ -36,7 +36,8 @@ public:
   std::string_view word() {
     skipWs();
     size_t b = i_;
-    while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) ++i_;
+    while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_'))
+      ++i_;
     return s_.substr(b, i_ - b);
   }
   bool integer(int64_t &v) {

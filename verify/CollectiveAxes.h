@@ -34,8 +34,8 @@ struct AllToAllParam {
 struct CollectiveAxes {
   // The reduction written before the axes; "sum" when none is.
   std::string reductionOp = "sum";
-  std::vector<AxisList> perDim;  // `[{...}, {...}]`
-  AxisList axes;                 // `{...}`
+  std::vector<AxisList> perDim;       // `[{...}, {...}]`
+  AxisList axes;                      // `{...}`
   std::vector<AllToAllParam> params;  // `[{...}: src->tgt, ...]`
 };
 

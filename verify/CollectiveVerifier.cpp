@@ -63,7 +63,8 @@ std::optional<TensorSharding> valueSharding(const Module &m, ValueId v) {
       return copy(shardingAttr(m, f.argAttr(info.index, "sdy.sharding")));
     }
     if (m.isa(owner, "sdy.manual_computation")) {
-      std::optional<TensorSharding> s = copy(shardingListEntry(m, owner, "in_shardings", info.index));
+      std::optional<TensorSharding> s =
+          copy(shardingListEntry(m, owner, "in_shardings", info.index));
       if (!s) return s;
       auto dropManual = [&](AxisList &axes) {
         std::erase_if(axes, [&](const AxisRef &a) { return isManualAxis(m, owner, a.name); });
@@ -123,7 +124,8 @@ struct CollectiveKind {
   bool allowDifferentMeshes = false;
 };
 
-std::optional<Collective> verifyCollective(VerifyContext &ctx, OpId op, const CollectiveKind &kind) {
+std::optional<Collective> verifyCollective(VerifyContext &ctx, OpId op,
+                                           const CollectiveKind &kind) {
   const Module &m = ctx.m;
   const TensorSharding *result = shardingAttr(m, m.attr(op, "out_sharding"));
   if (!result || m.numOperands(op) != 1 || m.numResults(op) != 1) return std::nullopt;
@@ -210,9 +212,8 @@ bool verifyAxesPerDim(VerifyContext &ctx, const Collective &c, ApplyFn apply) {
 
 // Gathering `axes` off the minor end of a dimension, or the error naming
 // the axis that is not there.
-std::optional<AxisList> gatherOrReport(VerifyContext &ctx, const Collective &c,
-                                       const AxisList &dim, const AxisList &axes, size_t d,
-                                       std::string_view axisKind) {
+std::optional<AxisList> gatherOrReport(VerifyContext &ctx, const Collective &c, const AxisList &dim,
+                                       const AxisList &axes, size_t d, std::string_view axisKind) {
   AxisRef bad;
   std::optional<AxisList> out = gatherAlongDim(dim, axes, *c.mesh, bad);
   if (!out)
@@ -375,8 +376,8 @@ void verifyCollectivePermute(VerifyContext &ctx, OpId op) {
     noteOperandMesh();
     return;
   }
-  bool sameMeshRef = c->operand.meshName == c->result->meshName &&
-                     c->operand.inlineMesh == c->result->inlineMesh;
+  bool sameMeshRef =
+      c->operand.meshName == c->result->meshName && c->operand.inlineMesh == c->result->inlineMesh;
   if (!sameMeshRef && c->mesh->deviceIds == c->operandMesh->deviceIds) {
     ctx.opError(op, "result mesh name is different but same device ids as operand");
     noteOperandMesh();
@@ -443,8 +444,8 @@ void verifyAllToAll(VerifyContext &ctx, OpId op) {
     return false;
   };
   for (const AllToAllParam &p : params) {
-    std::optional<AxisList> src =
-        gatherOrReport(ctx, *c, c->operand.dims[size_t(p.srcDim)].axes, p.axes, size_t(p.srcDim), "all-to-all");
+    std::optional<AxisList> src = gatherOrReport(ctx, *c, c->operand.dims[size_t(p.srcDim)].axes,
+                                                 p.axes, size_t(p.srcDim), "all-to-all");
     if (!src || !matches(p.srcDim, *src)) return;
     if (!matches(p.tgtDim, sliceAlongDim(c->operand.dims[size_t(p.tgtDim)].axes, p.axes, *c->mesh)))
       return;
@@ -459,7 +460,8 @@ const OpVerifierRegistration kAllReduce("sdy.all_reduce", verifyAllReduce);
 const OpVerifierRegistration kReduceScatter("sdy.reduce_scatter", verifyReduceScatter);
 const OpVerifierRegistration kAllToAll("sdy.all_to_all", verifyAllToAll);
 const OpVerifierRegistration kCollectivePermute("sdy.collective_permute", verifyCollectivePermute);
-const OpVerifierRegistration kShardedToUnreduced("sdy.sharded_to_unreduced", verifyShardedToUnreduced);
+const OpVerifierRegistration kShardedToUnreduced("sdy.sharded_to_unreduced",
+                                                 verifyShardedToUnreduced);
 const OpVerifierRegistration kReplicatedToUnreduced("sdy.replicated_to_unreduced",
                                                     verifyReplicatedToUnreduced);
 

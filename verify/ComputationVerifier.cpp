@@ -66,9 +66,9 @@ bool verifyShardingList(VerifyContext &ctx, OpId op, const std::vector<TensorSha
   // A value-less op may still name where it runs with one replicated sharding.
   if (types.empty() && list.size() == 1 && list[0].isFullyReplicated()) return true;
   if (list.size() != types.size()) {
-    ctx.opError(op, what + " shardings don't match number of values: " +
-                        std::to_string(list.size()) + " shardings vs " +
-                        std::to_string(types.size()) + " values");
+    ctx.opError(op, what +
+                        " shardings don't match number of values: " + std::to_string(list.size()) +
+                        " shardings vs " + std::to_string(types.size()) + " values");
     return false;
   }
   for (size_t i = 0; i < list.size(); ++i) {
@@ -218,7 +218,8 @@ void verifyManualComputation(VerifyContext &ctx, OpId op) {
     return;
   }
   std::vector<TypeId> operandTypes = typesOf(m, m.operands(op));
-  std::vector<TypeId> argTypes = body == kNone ? std::vector<TypeId>{} : typesOf(m, m.blocks[body].args);
+  std::vector<TypeId> argTypes =
+      body == kNone ? std::vector<TypeId>{} : typesOf(m, m.blocks[body].args);
   std::vector<TypeId> resultTypes;
   for (uint32_t i = 0; i < m.numResults(op); ++i) resultTypes.push_back(m.type(m.result(op, i)));
   if (!verifyManualValues(ctx, op, operandTypes, argTypes, *in, manual, "operand") ||
@@ -232,8 +233,10 @@ void verifyManualComputation(VerifyContext &ctx, OpId op) {
       for (const TensorSharding &s : *list) {
         const Mesh *mesh = ctx.mesh(s);
         if (!mesh || mesh->axes.empty()) continue;
-        if (!common) common = mesh;
-        else if (!(*common == *mesh)) conflict = true;
+        if (!common)
+          common = mesh;
+        else if (!(*common == *mesh))
+          conflict = true;
       }
     if ((conflict || !common) && !manual.empty()) {
       ctx.opError(op, "all in and out shardings must be bound to the same mesh or an empty mesh.");
@@ -264,10 +267,12 @@ void verifyNamedComputation(VerifyContext &ctx, OpId op) {
     return;
   }
   std::vector<TypeId> operandTypes = typesOf(m, m.operands(op));
-  std::vector<TypeId> argTypes = body == kNone ? std::vector<TypeId>{} : typesOf(m, m.blocks[body].args);
+  std::vector<TypeId> argTypes =
+      body == kNone ? std::vector<TypeId>{} : typesOf(m, m.blocks[body].args);
   if (argTypes.size() != operandTypes.size()) {
     ctx.error(op, "number of block arguments must match the number of operands: " +
-                      std::to_string(argTypes.size()) + " != " + std::to_string(operandTypes.size()));
+                      std::to_string(argTypes.size()) +
+                      " != " + std::to_string(operandTypes.size()));
     return;
   }
   for (size_t i = 0; i < argTypes.size(); ++i)

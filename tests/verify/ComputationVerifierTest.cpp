@@ -58,10 +58,10 @@ TEST(ComputationVerifierTest, ShardingCountAndPrefix) {
                                "{}", "tensor<16x32xf32>")),
             "t.mlir:3:8: error: 'sdy.manual_computation' op operand shardings don't match number "
             "of values: 2 shardings vs 1 values");
-  EXPECT_EQ(verifyError(manual(R"(<@mesh, [{}, {}]>)", R"(<@mesh, [{}]>)", "{}",
-                               "tensor<16x32xf32>")),
-            "t.mlir:3:8: error: 'sdy.manual_computation' op result - sharding doesn't match tensor "
-            "rank: 1 != 2");
+  EXPECT_EQ(
+      verifyError(manual(R"(<@mesh, [{}, {}]>)", R"(<@mesh, [{}]>)", "{}", "tensor<16x32xf32>")),
+      "t.mlir:3:8: error: 'sdy.manual_computation' op result - sharding doesn't match tensor "
+      "rank: 1 != 2");
 }
 
 TEST(ComputationVerifierTest, NestedComputationCannotRebindAnAxis) {
