@@ -252,7 +252,8 @@ void verifyAllGather(VerifyContext &ctx, OpId op) {
 }
 
 void verifyAllSlice(VerifyContext &ctx, OpId op) {
-  std::optional<Collective> c = verifyCollective(ctx, op, {"slicing_axes"});
+  std::optional<Collective> c =
+      verifyCollective(ctx, op, {"slicing_axes", /*allowMissingOperandSharding=*/true});
   if (!c) return;
   verifyAxesPerDim(ctx, *c, [&](const AxisList &dim, const AxisList &axes, size_t) {
     return std::optional(sliceAlongDim(dim, axes, *c->mesh));
@@ -260,7 +261,8 @@ void verifyAllSlice(VerifyContext &ctx, OpId op) {
 }
 
 void verifyReduceScatter(VerifyContext &ctx, OpId op) {
-  std::optional<Collective> c = verifyCollective(ctx, op, {"reduce_scatter_axes"});
+  std::optional<Collective> c =
+      verifyCollective(ctx, op, {"reduce_scatter_axes", /*allowMissingOperandSharding=*/true});
   if (!c || !verifyReductionMatches(ctx, *c)) return;
   verifyAxesPerDim(ctx, *c, [&](const AxisList &dim, const AxisList &axes, size_t) {
     return std::optional(sliceAlongDim(dim, axes, *c->mesh));

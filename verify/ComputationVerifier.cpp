@@ -212,11 +212,6 @@ void verifyManualComputation(VerifyContext &ctx, OpId op) {
   if (!out) out = &kNoShardings;
   BlockId body = bodyBlock(m, op);
   bool noShardings = in->empty() && out->empty();
-  if (noShardings && !manual.empty() && body != kNone && m.blocks[body].ops.size() > 1) {
-    ctx.opError(op, "cannot have manual_axes when there are no in/out shardings and the body is "
-                    "not empty.");
-    return;
-  }
   std::vector<TypeId> operandTypes = typesOf(m, m.operands(op));
   std::vector<TypeId> argTypes =
       body == kNone ? std::vector<TypeId>{} : typesOf(m, m.blocks[body].args);

@@ -104,10 +104,17 @@ TEST(CollectiveVerifierTest, ResultMustBeTheSlicedOperand) {
 TEST(CollectiveVerifierTest, OperandNeedsShardingOnTheSameMesh) {
   EXPECT_EQ(verifyError(R"(sdy.mesh @mesh = <["x"=2]>
 func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.all_gather [{"x"}] %arg0 out_sharding=<@mesh, [{}]> : tensor<8xf32>
+  return %0 : tensor<8xf32>
+})"),
+            "t.mlir:3:8: error: 'sdy.all_gather' op collective on operand without sharding");
+  // Slicing an unsharded operand needs no sharding on it: it is replicated.
+  EXPECT_EQ(verifyError(R"(sdy.mesh @mesh = <["x"=2]>
+func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   %0 = sdy.all_slice [{"x"}] %arg0 out_sharding=<@mesh, [{"x"}]> : tensor<8xf32>
   return %0 : tensor<8xf32>
 })"),
-            "t.mlir:3:8: error: 'sdy.all_slice' op collective on operand without sharding");
+            "");
   std::unique_ptr<Module> m = testing::parse(R"(sdy.mesh @a = <["x"=2]>
 sdy.mesh @b = <["x"=4]>
 func.func @f(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@b, [{"x"}]>}) -> tensor<8xf32> {
