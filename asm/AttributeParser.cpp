@@ -1,6 +1,7 @@
 // Attribute parsing: numbers, strings, arrays, dense elements, dictionaries,
 // locations and `#dialect<...>` attributes. The bodies of the Shardy
 // attributes (meshes, shardings, sharding rules) are in ir/ShardingParser.cpp.
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 
@@ -60,10 +61,21 @@ bool Parser::parseDenseLike(std::string_view prefix, AttrId &a, TypeId expectedT
   std::string_view body;
   if (!skipBalanced('<', body)) return false;
   TypeId type = expectedType;
+  const char *typeStart = p_;
   if (consumeIf(':')) {
+    skipWs();
+    typeStart = p_;
     if (!parseType(type)) return false;
   } else if (type == kNoType) {
     return fail("expected ':' and a type after " + std::string(prefix) + "<...>");
+  }
+  // A literal lists every element, so its type must say how many there are.
+  if (prefix != "dense_resource") {
+    const TypeStorage &t = m.types.get(type);
+    if (t.kind == TypeKind::UnrankedTensor ||
+        (t.kind == TypeKind::Tensor &&
+         std::find(t.shape.begin(), t.shape.end(), kDynamic) != t.shape.end()))
+      return failAt(typeStart, "elements literal type must have static shape");
   }
   a = m.attrs.denseElements(prefix, body, type);
   return true;
