@@ -177,7 +177,7 @@ bool Parser::parseSharding(TensorSharding &s) {
     } while (consumeIf(','));
     if (!expect(']')) return dimsFailed();
   }
-  // Then `replicated=` and `unreduced=`, each at most once, in this order.
+  // Then `replicated=` and `unreduced=`, each at most once.
   bool replicated = false, unreduced = false;
   while (consumeIf(',')) {
     skipWs();
@@ -188,7 +188,7 @@ bool Parser::parseSharding(TensorSharding &s) {
                                        std::string(param) +
                                        "' which is to be a `::llvm::ArrayRef<AxisRefAttr>`");
     };
-    if (key == "replicated" && !replicated && !unreduced) {
+    if (key == "replicated" && !replicated) {
       replicated = true;
       if (!expect('=') || !parseAxisList(s.replicated)) return listFailed("replicated_axes");
     } else if (key == "unreduced" && !unreduced) {
