@@ -152,9 +152,9 @@ private:
       if (attrs.find(name) != attrs.end()) present.push_back({name, a.value});
     }
     std::sort(present.begin(), present.end());
-    for (const auto &[name, value] : present)
-      for (AttrVerifyFn fn : attrs.find(name)->second)
-        if (!failsNothing([&] { fn(ctx_, op, value); })) return false;
+    for (const std::pair<std::string_view, AttrId> &entry : present)
+      for (AttrVerifyFn fn : attrs.find(entry.first)->second)
+        if (!failsNothing([&] { fn(ctx_, op, entry.second); })) return false;
     const OpTable &ops = opRegistry();
     if (auto it = ops.find("*"); it != ops.end())
       for (OpVerifyFn fn : it->second)
