@@ -7,11 +7,10 @@
 sdy.mesh @mesh = <["x"=2, "y"=2]>
 sdy.mesh @mesh8 = <["x"=8, "y"=2]>
 
-// A permute of an operand without a sharding (replicated) to a replicated
-// target moves nothing.
-// CHECK-LABEL: func @permute_of_unsharded_to_replicated_folds
+// A permute of a replicated operand to a replicated target moves nothing.
+// CHECK-LABEL: func @permute_of_replicated_to_replicated_folds
 // CHECK-NEXT: return %arg0
-func.func @permute_of_unsharded_to_replicated_folds(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+func.func @permute_of_replicated_to_replicated_folds(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) -> tensor<8x8xf32> {
   %0 = sdy.collective_permute %arg0 out_sharding=<@mesh, [{}, {}]> : tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
@@ -81,7 +80,7 @@ func.func @all_reduce_of_sharded_to_unreduced_sorts_axes(%arg0: tensor<8x8xf32> 
 // Reducing only part of what replicated_to_unreduced made unreduced stays.
 // CHECK-LABEL: func @all_reduce_of_part_of_replicated_to_unreduced_stays
 // CHECK: %1 = sdy.all_reduce {"x"} %0
-func.func @all_reduce_of_part_of_replicated_to_unreduced_stays(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+func.func @all_reduce_of_part_of_replicated_to_unreduced_stays(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) -> tensor<8x8xf32> {
   %0 = sdy.replicated_to_unreduced {"x", "y"} %arg0 out_sharding=<@mesh, [{}, {}], unreduced={"x", "y"}> : tensor<8x8xf32>
   %1 = sdy.all_reduce {"x"} %0 out_sharding=<@mesh, [{}, {}], unreduced={"y"}> : tensor<8x8xf32>
   return %1 : tensor<8x8xf32>
