@@ -89,8 +89,7 @@ int main(int argc, char **argv) {
       printOpts.printLocations = true;
     } else if (flag == "-mlir-print-op-generic") {
       printOpts.genericForm = true;
-    } else if (flag == "-allow-unregistered-dialect" || flag == "-canonicalize" ||
-               flag.starts_with("-mlir-")) {
+    } else if (flag == "-allow-unregistered-dialect" || flag.starts_with("-mlir-")) {
       // Accepted for compatibility; unregistered ops are always allowed, and
       // other printing flags have no effect on autopart's output.
     } else if (flag.size() > 1 && flag[0] == '-' && flag != "-") {

@@ -1,0 +1,116 @@
+#include "canonicalize/Canonicalize.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "canonicalize/SideEffects.h"
+#include "ir/Pass.h"
+
+namespace autopart::canonicalize {
+
+namespace {
+
+// MLIR's greedy driver gives up (without failing) after this many sweeps;
+// patterns that undo each other would otherwise never stop.
+constexpr int kMaxIterations = 10;
+
+struct PatternTable {
+  std::map<std::string, std::vector<Pattern>, std::less<>> byOp;
+  bool sorted = false;
+};
+
+PatternTable &table() {
+  static PatternTable t;
+  return t;
+}
+
+// Every op nested in the functions of `m`, children before their parent and
+// in block order otherwise (MLIR's post-order walk).
+std::vector<OpId> postOrder(const Module &m) {
+  std::vector<OpId> out;
+  struct Frame {
+    OpId op;
+    bool expanded;
+  };
+  std::vector<Frame> stack;
+  for (OpId f : m.functions()) {
+    stack.push_back({f, false});
+    while (!stack.empty()) {
+      Frame fr = stack.back();
+      stack.pop_back();
+      if (fr.expanded) {
+        if (fr.op != f) out.push_back(fr.op);
+        continue;
+      }
+      stack.push_back({fr.op, true});
+      // Children are pushed last-first so they pop in order.
+      for (uint32_t r = m.numRegions(fr.op); r-- > 0;) {
+        const Region &reg = m.regions[m.region(fr.op, r)];
+        for (size_t b = reg.blocks.size(); b-- > 0;) {
+          const std::vector<OpId> &ops = m.blocks[reg.blocks[b]].ops;
+          for (size_t i = ops.size(); i-- > 0;) stack.push_back({ops[i], false});
+        }
+      }
+    }
+  }
+  return out;
+}
+
+void visit(Rewriter &rw, OpId op) {
+  if (isTriviallyDead(rw, op)) {
+    rw.eraseOp(op);
+    return;
+  }
+  for (const Pattern &p : patternsFor(rw.m.opName(op)))
+    if (p.fn(rw, op)) return;
+}
+
+}  // namespace
+
+PatternRegistration::PatternRegistration(std::string_view opName, std::string_view name, PatternFn fn,
+                                         int benefit) {
+  PatternTable &t = table();
+  t.byOp[std::string(opName)].push_back(Pattern{opName, name, benefit, fn});
+  t.sorted = false;
+}
+
+const std::vector<Pattern> &patternsFor(std::string_view opName) {
+  static const std::vector<Pattern> kNoPatterns;
+  PatternTable &t = table();
+  if (!t.sorted) {
+    for (auto &[_, list] : t.byOp)
+      std::sort(list.begin(), list.end(), [](const Pattern &a, const Pattern &b) {
+        return a.benefit != b.benefit ? a.benefit > b.benefit : a.name < b.name;
+      });
+    t.sorted = true;
+  }
+  auto it = t.byOp.find(opName);
+  return it == t.byOp.end() ? kNoPatterns : it->second;
+}
+
+bool canonicalizeModule(Module &m, Diagnostics &diags) {
+  (void)diags;
+  Rewriter rw(m);
+  for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
+    rw.clearChanged();
+    // Seeded in post-order and popped from the back: the last op of a block
+    // is visited first, as in MLIR's default bottom-up traversal.
+    for (OpId op : postOrder(m)) rw.enqueue(op);
+    while (std::optional<OpId> op = rw.pop()) visit(rw, *op);
+    if (!rw.changed()) break;
+  }
+  return true;
+}
+
+namespace {
+
+PassRegistration canonicalizeReg("canonicalize",
+                                 "Apply Shardy's canonicalization patterns and erase dead side-effect-free ops",
+                                 [](Module &m, const PassOptions &, Diagnostics &diags) {
+                                   return canonicalizeModule(m, diags);
+                                 });
+
+}  // namespace
+
+}  // namespace autopart::canonicalize
