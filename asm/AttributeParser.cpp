@@ -55,6 +55,23 @@ bool Parser::parseNumberAttr(AttrId &a, TypeId expectedType) {
   return true;
 }
 
+bool Parser::failContext(const char *where, const std::string &message) {
+  if (!failed_) return false;
+  SourceLoc l = m.lineCol(uint32_t(where - begin_));
+  ParseError e;
+  e.line = l.line;
+  e.col = l.col;
+  e.message = message;
+  error_.context.push_back(std::move(e));
+  return false;
+}
+
+void Parser::prefixErrors(std::string_view prefix) {
+  if (!failed_) return;
+  error_.message.insert(0, prefix);
+  for (ParseError &e : error_.context) e.message.insert(0, prefix);
+}
+
 bool Parser::parseDenseLike(std::string_view prefix, AttrId &a, TypeId expectedType) {
   if (!expect('<')) return false;
   std::string_view body;

@@ -120,6 +120,12 @@ public:
 
   bool fail(const std::string &message);
   bool failAt(const char *where, const std::string &message);
+  // After a failure, adds the error of the construct it happened in (at
+  // `where`); returns false.
+  bool failContext(const char *where, const std::string &message);
+  // Prefixes every error recorded so far, as a custom op's parser does
+  // ("custom op 'sdy.mesh' ...").
+  void prefixErrors(std::string_view prefix);
   Module &m;
   NameId nameOf(std::string_view s) { return m.names.get(s); }
   void addAttr(OpState &st, std::string_view name, AttrId a) {
