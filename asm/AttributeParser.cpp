@@ -1,6 +1,7 @@
 // Attribute parsing: numbers, strings, arrays, dense elements, dictionaries,
 // locations and `#dialect<...>` attributes. The bodies of the Shardy
 // attributes (meshes, shardings, sharding rules) are in ir/ShardingParser.cpp.
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 
@@ -55,15 +56,43 @@ bool Parser::parseNumberAttr(AttrId &a, TypeId expectedType) {
   return true;
 }
 
+bool Parser::failContext(const char *where, const std::string &message) {
+  if (!failed_) return false;
+  SourceLoc l = m.lineCol(uint32_t(where - begin_));
+  ParseError e;
+  e.line = l.line;
+  e.col = l.col;
+  e.message = message;
+  error_.context.push_back(std::move(e));
+  return false;
+}
+
+void Parser::prefixErrors(std::string_view prefix) {
+  if (!failed_) return;
+  error_.message.insert(0, prefix);
+  for (ParseError &e : error_.context) e.message.insert(0, prefix);
+}
+
 bool Parser::parseDenseLike(std::string_view prefix, AttrId &a, TypeId expectedType) {
   if (!expect('<')) return false;
   std::string_view body;
   if (!skipBalanced('<', body)) return false;
   TypeId type = expectedType;
+  const char *typeStart = p_;
   if (consumeIf(':')) {
+    skipWs();
+    typeStart = p_;
     if (!parseType(type)) return false;
   } else if (type == kNoType) {
     return fail("expected ':' and a type after " + std::string(prefix) + "<...>");
+  }
+  // A literal lists every element, so its type must say how many there are.
+  if (prefix != "dense_resource") {
+    const TypeStorage &t = m.types.get(type);
+    if (t.kind == TypeKind::UnrankedTensor ||
+        (t.kind == TypeKind::Tensor &&
+         std::find(t.shape.begin(), t.shape.end(), kDynamic) != t.shape.end()))
+      return failAt(typeStart, "elements literal type must have static shape");
   }
   a = m.attrs.denseElements(prefix, body, type);
   return true;
@@ -106,7 +135,9 @@ bool Parser::parseDialectAttr(AttrId &a) {
       do {
         TensorSharding sh;
         consumeStr("#sdy.sharding");
-        if (!parseSharding(sh)) return false;
+        if (!parseSharding(sh))
+          return failContext(s, "failed to parse Sdy_TensorShardingPerValue parameter 'shardings' "
+                                "which is to be a `::llvm::ArrayRef<TensorShardingAttr>`");
         list.push_back(std::move(sh));
       } while (consumeIf(','));
       if (!expect(']')) return false;

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ir/Module.h"
 
@@ -13,6 +14,10 @@ struct ParseError {
   std::string message;  // what was expected
   std::string full;     // `file:line:col: error: <message>`
   uint32_t line = 0, col = 0;
+  // The errors that follow the first, one per construct the failure is
+  // inside, as MLIR reports them ("failed to parse Sdy_TensorSharding
+  // parameter 'dim_shardings' ..."), innermost first.
+  std::vector<ParseError> context;
 };
 
 // Parses `text` (a module, or top-level ops without `module`); on failure

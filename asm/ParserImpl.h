@@ -8,6 +8,7 @@
 // is what makes parsing fast.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -103,6 +104,7 @@ public:
   bool parseShardingRule(OpShardingRule &r);  // `<(...)->(...) ...>`
   bool parseAxisList(std::vector<AxisRef> &axes);  // `{"a", "b":(1)2}`
   bool parseAxisRef(AxisRef &ref);                 // `"b":(1)2`
+  bool parsePriority(std::optional<int64_t> &priority);  // `p3`, at the `p`
 
   // --- Ops and regions --------------------------------------------------------
   bool parseOperation(BlockId block);
@@ -120,6 +122,12 @@ public:
 
   bool fail(const std::string &message);
   bool failAt(const char *where, const std::string &message);
+  // After a failure, adds the error of the construct it happened in (at
+  // `where`); returns false.
+  bool failContext(const char *where, const std::string &message);
+  // Prefixes every error recorded so far, as a custom op's parser does
+  // ("custom op 'sdy.mesh' ...").
+  void prefixErrors(std::string_view prefix);
   Module &m;
   NameId nameOf(std::string_view s) { return m.names.get(s); }
   void addAttr(OpState &st, std::string_view name, AttrId a) {

@@ -82,7 +82,11 @@ bool parseMeshOp(Parser &p, OpState &st) {
   if (!p.expect('=')) return false;
   Mesh mesh;
   p.consumeStr("#sdy.mesh");
-  if (!p.parseMesh(mesh)) return false;
+  if (!p.parseMesh(mesh)) {
+    // The mesh is read by the op's own parser, which names the op.
+    p.prefixErrors("custom op 'sdy.mesh' ");
+    return false;
+  }
   p.addAttr(st, "mesh", p.m.attrs.mesh(std::move(mesh)));
   return p.parseOpAttrDict(st);
 }

@@ -138,6 +138,8 @@ int main(int argc, char **argv) {
       std::unique_ptr<Module> m = parseModule(std::move(chunk), fileName, &perr);
       if (!m) {
         diags.emit(Severity::Error, fileName, perr.line, perr.col, perr.message);
+        for (const ParseError &c : perr.context)
+          diags.emit(Severity::Error, fileName, c.line, c.col, c.message);
       } else if (verifyModule(*m, diags)) {
         // As mlir-opt, the module is verified after parsing and after every
         // pass: a pass that breaks an invariant is caught where it happens.

@@ -1,5 +1,6 @@
 #include "verify/Verifier.h"
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -9,20 +10,27 @@ namespace autopart {
 
 namespace {
 
-std::map<std::string, std::vector<OpVerifyFn>, std::less<>> &registry() {
-  static std::map<std::string, std::vector<OpVerifyFn>, std::less<>> r;
+using OpTable = std::map<std::string, std::vector<OpVerifyFn>, std::less<>>;
+using AttrTable = std::map<std::string, std::vector<AttrVerifyFn>, std::less<>>;
+
+OpTable &opRegistry() {
+  static OpTable r;
   return r;
 }
 
-// "arg 0", "result", "result 1": how Shardy names a value of an op in its
-// messages (a single result has no number).
-std::string resultLabel(uint32_t i, uint32_t count) {
-  return count == 1 ? "result" : "result " + std::to_string(i);
+AttrTable &attrRegistry() {
+  static AttrTable r;
+  return r;
 }
 
-// `sdy.sharding` on a function argument or result must be one
-// #sdy.sharding; on any other op a #sdy.sharding_per_value with one entry
-// per result.
+// "result", "result 1": how Shardy names a result of an op in its messages
+// (a single result has no number).
+std::string resultLabel(uint32_t i, uint32_t count) {
+  return count == 1 ? "result -" : "result " + std::to_string(i) + " -";
+}
+
+// A function's `sdy.sharding` on an argument or result must be one
+// #sdy.sharding. Stops at the first bad one, as MLIR's function verifier.
 void verifyFuncShardings(VerifyContext &ctx, OpId func) {
   const Module &m = ctx.m;
   FuncView f{m, func};
@@ -35,24 +43,27 @@ void verifyFuncShardings(VerifyContext &ctx, OpId func) {
   }
   std::vector<TypeId> resultTypes = f.resultTypes();
   auto check = [&](AttrId a, TypeId type, const std::string &label) {
-    if (a == kNoAttr) return;
+    if (a == kNoAttr) return true;
     if (m.attrs.kind(a) != AttrKind::Sharding) {
       ctx.opError(func, label + " - should have a sharding attribute of type TensorShardingAttr");
-      return;
+      return false;
     }
-    verifyTensorSharding(ctx, *m.attrs.get(a).sharding, type,
-                         [&](const std::string &msg) { ctx.opError(func, label + " - " + msg); });
+    return verifyTensorSharding(
+        ctx, *m.attrs.get(a).sharding, type,
+        [&](const std::string &msg) { ctx.opError(func, label + " - " + msg); }, func);
   };
   for (size_t i = 0; i < argTypes.size(); ++i)
-    check(f.argAttr(i, "sdy.sharding"), argTypes[i], "arg " + std::to_string(i));
+    if (!check(f.argAttr(i, "sdy.sharding"), argTypes[i], "arg " + std::to_string(i))) return;
   for (size_t i = 0; i < resultTypes.size(); ++i)
-    check(f.resultAttr(i, "sdy.sharding"), resultTypes[i], "result " + std::to_string(i));
+    if (!check(f.resultAttr(i, "sdy.sharding"), resultTypes[i], "result " + std::to_string(i)))
+      return;
 }
 
-void verifyOpShardings(VerifyContext &ctx, OpId op) {
+// `sdy.sharding` on any op but a function: a #sdy.sharding_per_value with
+// one entry per result.
+void verifyOpShardings(VerifyContext &ctx, OpId op, AttrId a) {
   const Module &m = ctx.m;
-  AttrId a = m.attr(op, "sdy.sharding");
-  if (a == kNoAttr) return;
+  if (m.isa(op, "func.func")) return;
   if (m.attrs.kind(a) != AttrKind::ShardingPerValue) {
     ctx.opError(op, "should have a sharding attribute of type TensorShardingPerValueAttr");
     return;
@@ -60,10 +71,15 @@ void verifyOpShardings(VerifyContext &ctx, OpId op) {
   const std::vector<TensorSharding> &all = m.attrs.get(a).shardings;
   uint32_t n = m.numResults(op);
   // An op without results (a side-effecting custom call) may still say
-  // where it runs, with one sharding of rank 0.
-  if (n == 0 && all.size() == 1 && all[0].rank() == 0) {
-    if (!ctx.mesh(all[0])) ctx.opError(op, "unknown mesh: @" + all[0].meshName);
-    return;
+  // where it runs, with one maximal or fully replicated sharding.
+  if (n == 0 && all.size() == 1) {
+    const Mesh *mesh = ctx.mesh(all[0]);
+    if (!mesh || mesh->isMaximal() || all[0].isFullyReplicated()) {
+      verifyTensorSharding(
+          ctx, all[0], kNoType, [&](const std::string &msg) { ctx.opError(op, "result 0 - " + msg); },
+          op);
+      return;
+    }
   }
   if (all.size() != n) {
     ctx.opError(op, "result shardings don't match number of values: " +
@@ -73,10 +89,84 @@ void verifyOpShardings(VerifyContext &ctx, OpId op) {
   }
   for (uint32_t i = 0; i < n; ++i) {
     std::string label = resultLabel(i, n);
-    verifyTensorSharding(ctx, all[i], m.type(m.result(op, i)),
-                         [&](const std::string &msg) { ctx.opError(op, label + " - " + msg); });
+    if (!verifyTensorSharding(
+            ctx, all[i], m.type(m.result(op, i)),
+            [&](const std::string &msg) { ctx.opError(op, label + " " + msg); }, op))
+      return;
   }
 }
+
+AttrVerifierRegistration shardingAttr("sdy.sharding", verifyOpShardings);
+
+// Ops whose regions MLIR verifies apart from the enclosing region, after
+// the ops around them.
+bool isIsolatedFromAbove(const Module &m, OpId op) {
+  std::string_view name = m.opName(op);
+  return name == "func.func" || name == "builtin.module" || name == "sdy.manual_computation" ||
+         name == "sdy.named_computation";
+}
+
+class Walker {
+public:
+  explicit Walker(VerifyContext &ctx) : ctx_(ctx) {}
+
+  // Verifies `op` and the ops nested in it; false at the first failure.
+  bool verify(OpId op) {
+    if (!verifyOwn(op)) return false;
+    const Module &m = ctx_.m;
+    for (uint32_t r = 0; r < m.numRegions(op); ++r)
+      for (BlockId b : m.regions[m.region(op, r)].blocks) {
+        std::vector<OpId> isolated;
+        for (OpId inner : m.blocks[b].ops) {
+          if (m.numRegions(inner) && isIsolatedFromAbove(m, inner)) {
+            isolated.push_back(inner);
+          } else if (!verify(inner)) {
+            return false;
+          }
+        }
+        bool ok = true;
+        for (OpId inner : isolated) ok &= verify(inner);
+        if (!ok) return false;
+      }
+    // A function's argument and result attributes are checked with its
+    // regions, after the body.
+    if (m.isa(op, "func.func")) return failsNothing([&] { verifyFuncShardings(ctx_, op); });
+    return true;
+  }
+
+private:
+  template <typename Fn> bool failsNothing(Fn &&fn) {
+    size_t before = ctx_.errorCount();
+    fn();
+    return ctx_.errorCount() == before;
+  }
+
+  // The op's dialect attributes, by name as MLIR's sorted dictionary, then
+  // its verifiers.
+  bool verifyOwn(OpId op) {
+    const Module &m = ctx_.m;
+    const AttrTable &attrs = attrRegistry();
+    std::vector<std::pair<std::string_view, AttrId>> present;
+    for (const NamedAttr &a : m.attributes(op)) {
+      std::string_view name = m.names.str(a.name);
+      if (attrs.find(name) != attrs.end()) present.push_back({name, a.value});
+    }
+    std::sort(present.begin(), present.end());
+    for (const std::pair<std::string_view, AttrId> &entry : present)
+      for (AttrVerifyFn fn : attrs.find(entry.first)->second)
+        if (!failsNothing([&] { fn(ctx_, op, entry.second); })) return false;
+    const OpTable &ops = opRegistry();
+    if (auto it = ops.find("*"); it != ops.end())
+      for (OpVerifyFn fn : it->second)
+        if (!failsNothing([&] { fn(ctx_, op); })) return false;
+    if (auto it = ops.find(m.opName(op)); it != ops.end())
+      for (OpVerifyFn fn : it->second)
+        if (!failsNothing([&] { fn(ctx_, op); })) return false;
+    return true;
+  }
+
+  VerifyContext &ctx_;
+};
 
 }  // namespace
 
@@ -102,26 +192,52 @@ void VerifyContext::opError(OpId op, std::string_view msg) {
 
 void VerifyContext::error(OpId op, std::string msg) { diags.error(m, op, std::move(msg)); }
 
+void VerifyContext::note(OpId op, std::string msg) {
+  diags.emit(Severity::Note, m, op, std::move(msg));
+}
+
+const TensorSharding *VerifyContext::sharding(ValueId v) const {
+  const ValueInfo &info = m.values[v];
+  if (info.isBlockArg) {
+    OpId owner = m.regions[m.blocks[info.owner].parent].parent;
+    if (owner == kNone || !m.isa(owner, "func.func")) return nullptr;
+    AttrId a = FuncView{m, owner}.argAttr(info.index, "sdy.sharding");
+    return a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding ? m.attrs.get(a).sharding.get()
+                                                                  : nullptr;
+  }
+  OpId op = info.owner;
+  for (std::string_view name : {"sharding", "out_sharding"})
+    if (AttrId a = m.attr(op, name); a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding)
+      return m.attrs.get(a).sharding.get();
+  AttrId a = m.attr(op, "sdy.sharding");
+  if (a == kNoAttr || m.attrs.kind(a) != AttrKind::ShardingPerValue) return nullptr;
+  const std::vector<TensorSharding> &all = m.attrs.get(a).shardings;
+  return info.index < all.size() ? &all[info.index] : nullptr;
+}
+
+uint32_t VerifyContext::useCount(ValueId v) {
+  if (uses_.empty()) {
+    uses_.assign(m.values.size(), 0);
+    m.walk(m.top, [&](OpId op) {
+      for (ValueId u : m.operands(op))
+        if (u < uses_.size()) ++uses_[u];
+    });
+  }
+  return v < uses_.size() ? uses_[v] : 0;
+}
+
 OpVerifierRegistration::OpVerifierRegistration(std::string opName, OpVerifyFn fn) {
-  registry()[std::move(opName)].push_back(fn);
+  opRegistry()[std::move(opName)].push_back(fn);
+}
+
+AttrVerifierRegistration::AttrVerifierRegistration(std::string attrName, AttrVerifyFn fn) {
+  attrRegistry()[std::move(attrName)].push_back(fn);
 }
 
 bool verifyModule(const Module &m, Diagnostics &diags) {
   VerifyContext ctx(m, diags);
   size_t before = diags.errorCount();
-  const auto &table = registry();
-  auto everyOp = table.find("*");
-  m.walk(m.top, [&](OpId op) {
-    if (m.isa(op, "func.func")) {
-      verifyFuncShardings(ctx, op);
-    } else {
-      verifyOpShardings(ctx, op);
-    }
-    if (everyOp != table.end())
-      for (OpVerifyFn fn : everyOp->second) fn(ctx, op);
-    if (auto it = table.find(m.opName(op)); it != table.end())
-      for (OpVerifyFn fn : it->second) fn(ctx, op);
-  });
+  if (m.top != kNone) Walker(ctx).verify(m.top);
   return diags.errorCount() == before;
 }
 

@@ -76,6 +76,21 @@ class InputShardingsTest(unittest.TestCase):
                       "--input-shardings", "keep")
         self.assertEqual(p.returncode, 1)
 
+    def test_search_maps_and_writes_a_valid_plan(self):
+        k = os.path.join(ARGS.models, "kimi_k2_1layer_sharded.mlir")
+        out = os.path.join(tempfile.mkdtemp(), "s.mlir")
+        p = subprocess.run([ARGS.autopart, "search", k, "--mesh", "data=2,model=4", "--iterations", "30",
+                            "--time-budget", "10", "--seed", "1", "-o", out], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 1)
+        self.assertFalse(os.path.exists(out))
+        p = subprocess.run([ARGS.autopart, "search", k, "--mesh", "data=2,model=4", "--iterations", "30",
+                            "--time-budget", "10", "--seed", "1", "--input-shardings", "map", "-o", out],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("_axis_", open(out).read())
+        ok, err = verifies(out)
+        self.assertTrue(ok, err)
+
     def test_simulate_on_a_new_mesh(self):
         g = os.path.join(ARGS.models, "gpt_oss_20b_sharded_2d.mlir")
         p = subprocess.run([ARGS.autopart, "simulate", g, "--mesh", "data=2,model=4"], capture_output=True, text=True)
