@@ -270,10 +270,30 @@ int run(int argc, char **argv) {
     std::string model, text;
   };
   std::vector<Base> bases;
+  size_t bugs = 0;
+  std::string file = (fs::path(o.work) / "mutant.mlir").string();
   for (const std::string &f : files) {
     std::optional<std::string> text = baseProgram(o, f);
     if (!text) {
       std::cout << "skipped " << f << ": no base plan\n";
+      continue;
+    }
+    // The unedited program must survive, else every mutant would fail for
+    // the same reason: reported once, and the model left out.
+    Mutant unedited{"base", Expectation::Accept, "none", ""};
+    if (!printProgram(*text, unedited.text)) {
+      std::cout << "skipped " << f << ": does not parse\n";
+      continue;
+    }
+    writeText(file, unedited.text);
+    Run r = judge(o, unedited, file);
+    if (r.outcome != Outcome::Survived) {
+      ++bugs;
+      std::string keep = (fs::path(o.work) / ("bug-base-" + fs::path(f).filename().string())).string();
+      fs::copy_file(file, keep, fs::copy_options::overwrite_existing);
+      std::cout << "BUG " << outcomeName(r.outcome) << ": the unedited base of " << f
+                << " (left out of the campaign)\n  why: " << r.detail << "  reproduce: " << o.autopart << " plan "
+                << keep << " --tactics dp -o /tmp/plan.mlir\n";
       continue;
     }
     bases.push_back({fs::path(f).filename().string(), std::move(*text)});
@@ -282,9 +302,7 @@ int run(int argc, char **argv) {
 
   std::mt19937_64 rng(o.seed);
   std::map<std::string, Tally> byKind;
-  size_t bugs = 0;
   const std::vector<std::string> &kinds = mutationKinds();
-  std::string file = (fs::path(o.work) / "mutant.mlir").string();
   for (size_t i = 0; i < o.mutants; ++i) {
     const std::string &kind = kinds[i % kinds.size()];
     // The first model drawn that has a place for this kind.

@@ -427,8 +427,9 @@ bool perValueCount(Context &c) {
   return true;
 }
 
-// A private function taking a token or a tuple with a sharding: rank 0 and
-// no replicated axes is allowed on such values, anything else is not.
+// A private function taking a token or a tuple with a sharding. A token
+// (not shaped) takes rank 0 and no replicated axes only; a tuple of one
+// tensor is sharded as that tensor; a larger tuple cannot be sharded.
 bool tokenOrTupleSharding(Context &c) {
   std::string meshName;
   std::string axis;
@@ -439,22 +440,29 @@ bool tokenOrTupleSharding(Context &c) {
     break;
   }
   if (meshName.empty()) return false;
-  bool tuple = pick(c.rng, 2);
-  std::string type = tuple ? "tuple<tensor<8xf32>, tensor<f32>>" : "!stablehlo.token";
-  std::vector<std::pair<std::string, Expectation>> shardings = {
-      {"[]", Expectation::Accept},
-      {"[{}]", Expectation::Reject},
+  struct Variant {
+    std::string type, dims;
+    Expectation expect;
+  };
+  const std::string token = "!stablehlo.token", one = "tuple<tensor<8xf32>>", two = "tuple<tensor<8xf32>, tensor<f32>>";
+  std::vector<Variant> variants = {
+      {token, "[]", Expectation::Accept},  {token, "[{}]", Expectation::Reject},
+      {one, "[{}]", Expectation::Accept},  {one, "[]", Expectation::Reject},
+      {two, "[]", Expectation::Reject},    {two, "[{}]", Expectation::Reject},
   };
   if (!axis.empty()) {
-    shardings.push_back({"[{\"" + axis + "\"}]", Expectation::Reject});
-    shardings.push_back({"[], replicated={\"" + axis + "\"}", Expectation::Reject});
+    std::string a = "\"" + axis + "\"";
+    variants.push_back({token, "[{" + a + "}]", Expectation::Reject});
+    variants.push_back({token, "[], replicated={" + a + "}", Expectation::Reject});
+    variants.push_back({one, "[{" + a + "}]", Expectation::Accept});
   }
-  auto [dims, expect] = pickOne(c.rng, shardings);
-  std::string sharding = "#sdy.sharding<@" + meshName + ", " + dims + ">";
-  c.appended = "  func.func private @fuzz_" + std::string(tuple ? "tuple" : "token") + "(%arg0: " + type +
-               " {sdy.sharding = " + sharding + "}) -> " + type + " {\n    return %arg0 : " + type + "\n  }\n";
-  c.out.expect = expect;
-  c.out.what = "new func @fuzz_" + std::string(tuple ? "tuple" : "token") + " arg 0: " + type + " sharded " + sharding;
+  const Variant &v = pickOne(c.rng, variants);
+  std::string name = v.type == token ? "fuzz_token" : "fuzz_tuple";
+  std::string sharding = "#sdy.sharding<@" + meshName + ", " + v.dims + ">";
+  c.appended = "  func.func private @" + name + "(%arg0: " + v.type + " {sdy.sharding = " + sharding + "}) -> " +
+               v.type + " {\n    return %arg0 : " + v.type + "\n  }\n";
+  c.out.expect = v.expect;
+  c.out.what = "new func @" + name + " arg 0: " + v.type + " sharded " + sharding;
   return true;
 }
 
@@ -701,6 +709,14 @@ const std::vector<std::string> &mutationKinds() {
     return n;
   }();
   return names;
+}
+
+bool printProgram(const std::string &program, std::string &out) {
+  ParseError err;
+  std::unique_ptr<Module> m = parseModule(program, "base.mlir", &err);
+  if (!m) return false;
+  out = printModule(*m);
+  return true;
 }
 
 bool mutateProgram(const std::string &program, const std::string &kind, Rng &rng, Mutant &out) {

@@ -39,4 +39,8 @@ const std::vector<std::string> &mutationKinds();
 bool mutateProgram(const std::string &program, const std::string &kind, std::mt19937_64 &rng,
                    Mutant &out);
 
+// `program` printed as its mutants are, without an edit: the fuzzer checks
+// that it survives before it mutates it. False when it does not parse.
+bool printProgram(const std::string &program, std::string &out);
+
 }  // namespace autopart
