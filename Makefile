@@ -4,6 +4,11 @@ SANITIZE ?= 0
 CXX_COMPILER ?=
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
+# make fuzz-shardings: seeds and mutants per seed of the sharding fuzzer's
+# campaign over every shared model (docs/fuzzing.md).
+FUZZ_SEEDS ?= 1 2 3 4 5 6 7 8
+FUZZ_MUTANTS ?= 440
+FUZZ_MODELS ?= ../shared/models
 
 ifeq ($(SANITIZE),1)
 BUILD_DIR ?= build-asan
@@ -16,7 +21,7 @@ ifneq ($(CXX_COMPILER),)
 CMAKE_FLAGS += -DCMAKE_CXX_COMPILER=$(CXX_COMPILER)
 endif
 
-.PHONY: all deps build test demo bench fuzz clean
+.PHONY: all deps build test demo bench fuzz fuzz-shardings clean
 
 all: build
 
@@ -43,6 +48,13 @@ fuzz: deps
 	@mkdir -p build-fuzz/corpus
 	@cp -n examples/*.mlir build-fuzz/corpus/ 2>/dev/null || true
 	@build-fuzz/bin/parser_fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -rss_limit_mb=2048 build-fuzz/corpus
+
+fuzz-shardings: build
+	@status=0; for seed in $(FUZZ_SEEDS); do \
+	  echo "== seed $$seed"; \
+	  $(BUILD_DIR)/bin/autopart_sharding_fuzz --seed $$seed --mutants $(FUZZ_MUTANTS) \
+	    --work $(BUILD_DIR)/sharding-fuzz/seed-$$seed --models $(FUZZ_MODELS) || status=1; \
+	done; exit $$status
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -23,7 +23,7 @@ namespace autopart {
 
 PlanResult planProgram(const PlanRequest &request, Diagnostics &diags) {
   PlanResult r;
-  std::unique_ptr<Module> m = parseProgram(request.program, diags);
+  std::unique_ptr<Module> m = parseVerifiedProgram(request.program, diags);
   if (!m) return r;
   std::string meshName;
   std::optional<Mesh> mesh = resolveMesh(*m, request.mesh, diags, &meshName);

@@ -5,6 +5,7 @@
 
 #include "asm/Parser.h"
 #include "sim/ShardingMap.h"
+#include "verify/Verifier.h"
 
 namespace autopart {
 
@@ -25,6 +26,12 @@ std::unique_ptr<Module> parseProgram(ProgramText program, Diagnostics &diags) {
   ParseError perr;
   std::unique_ptr<Module> m = parseModule(std::move(program.text), program.fileName, &perr);
   if (!m) diags.emit(Severity::Error, program.fileName, perr.line, perr.col, perr.message);
+  return m;
+}
+
+std::unique_ptr<Module> parseVerifiedProgram(ProgramText program, Diagnostics &diags) {
+  std::unique_ptr<Module> m = parseProgram(std::move(program), diags);
+  if (m && !verifyModule(*m, diags)) return nullptr;
   return m;
 }
 

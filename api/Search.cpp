@@ -75,7 +75,7 @@ SearchResult searchProgram(const SearchRequest &request, Diagnostics &diags) {
     diags.error("--method: " + err);
     return sr;
   }
-  std::unique_ptr<Module> m = parseProgram(request.program, diags);
+  std::unique_ptr<Module> m = parseVerifiedProgram(request.program, diags);
   if (!m) return sr;
   std::string meshName;
   std::optional<Mesh> mesh =
