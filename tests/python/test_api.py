@@ -143,6 +143,39 @@ class ReportTest(unittest.TestCase):
             autopart.report(s.text, search={"not": "a search"})
 
 
+class InputShardingsTest(unittest.TestCase):
+    """The program's own mesh and shardings meeting another mesh, as the
+    CLI's --input-shardings (docs/input-shardings.md)."""
+    TEXT = ('sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=4]>\n'
+            'func.func @main(%a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1"}]>})'
+            ' -> tensor<8x16xf32> {\n'
+            '  %0 = stablehlo.abs %a : tensor<8x16xf32>\n'
+            '  return %0 : tensor<8x16xf32>\n}\n')
+
+    def test_default_is_a_located_error(self):
+        with self.assertRaises(autopart.Error) as caught:
+            autopart.plan(self.TEXT, mesh={"data": 2, "model": 4}, tactics=["dp"], file_name="x.mlir")
+        e = caught.exception
+        self.assertEqual((e.file, e.line), ("x.mlir", 2))
+        self.assertIn("differs from --mesh", str(e))
+
+    def test_map_equals_cli(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "x.mlir")
+            with open(path, "w") as f:
+                f.write(self.TEXT)
+            out = cli("plan", path, "--mesh", "data=2,model=4", "--tactics", "dp", "--input-shardings", "map")
+            p = autopart.plan(self.TEXT, mesh={"data": 2, "model": 4}, tactics=["dp"], input_shardings="map",
+                              file_name=path)
+        self.assertEqual(p.text, out)
+        self.assertIn('#sdy.sharding<@mesh, [{"data"}, {"model"}]>', p.text)
+        self.assertNotIn("_axis_", p.text)
+
+    def test_bad_policy(self):
+        with self.assertRaises(autopart.Error):
+            autopart.simulate(self.TEXT, mesh={"data": 2, "model": 4}, input_shardings="rename")
+
+
 class ErrorTest(unittest.TestCase):
     def test_parse_error_is_located(self):
         text = "func.func @main(%a: tensor<8xf32>) {\n  %0 = stablehlo.add %a, \n}\n"
