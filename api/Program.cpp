@@ -5,6 +5,7 @@
 
 #include "asm/Parser.h"
 #include "sim/ShardingMap.h"
+#include "verify/DeviceCount.h"
 #include "verify/Verifier.h"
 
 namespace autopart {
@@ -31,7 +32,7 @@ std::unique_ptr<Module> parseProgram(ProgramText program, Diagnostics &diags) {
 
 std::unique_ptr<Module> parseVerifiedProgram(ProgramText program, Diagnostics &diags) {
   std::unique_ptr<Module> m = parseProgram(std::move(program), diags);
-  if (m && !verifyModule(*m, diags)) return nullptr;
+  if (m && (!verifyModule(*m, diags) || !verifyOneDeviceCount(*m, diags))) return nullptr;
   return m;
 }
 

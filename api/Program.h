@@ -48,8 +48,9 @@ void addWithOption(Diagnostics &to, Diagnostics &from, const std::string &option
 // Null, with the parse error in `diags`, when the text does not parse.
 std::unique_ptr<Module> parseProgram(ProgramText program, Diagnostics &diags);
 
-// The same, then Shardy's verifier (verify/) on what parsed: null, with the
-// verifier's located errors in `diags`, when Shardy would reject the input.
+// The same, then Shardy's verifier (verify/) on what parsed and XLA's one
+// device count per module (verify/DeviceCount.h): null, with the located
+// errors in `diags`, when Shardy or XLA would reject the input.
 // plan and search use it, so that a broken sharding in the input is the
 // user's error in their file, not an invalid plan caught when writing it.
 std::unique_ptr<Module> parseVerifiedProgram(ProgramText program, Diagnostics &diags);

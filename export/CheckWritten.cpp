@@ -1,6 +1,7 @@
 #include "export/CheckWritten.h"
 
 #include "asm/Parser.h"
+#include "verify/DeviceCount.h"
 #include "verify/Verifier.h"
 
 namespace autopart {
@@ -14,7 +15,7 @@ bool checkWrittenProgram(const std::string &text, const std::string &fileName, D
     return false;
   }
   Diagnostics found;
-  if (verifyModule(*m, found)) return true;
+  if (verifyModule(*m, found) && verifyOneDeviceCount(*m, found)) return true;
   std::string first;
   size_t errors = 0;
   for (const Diagnostic &d : found.all()) {

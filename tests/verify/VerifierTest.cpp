@@ -2,6 +2,8 @@
 // message and the line it is reported at.
 #include "verify/Verifier.h"
 
+#include "verify/DeviceCount.h"
+
 #include "tests/TestUtil.h"
 
 namespace autopart {
@@ -197,5 +199,21 @@ func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   EXPECT_EQ(verifyError(edges(R"({step-2 = []}, {step-2 = []})")),
             "t.mlir:3:8: error: 'stablehlo.abs' op propagation edges have duplicate step index: 2");
 }
+TEST(DeviceCountTest, OneCountPerModuleMaximalAside) {
+  std::unique_ptr<Module> same = testing::parse(R"(sdy.mesh @a = <["x"=8]>
+sdy.mesh @b = <["y"=2, "z"=4]>
+sdy.mesh @m = <[], device_ids=[3]>
+)");
+  Diagnostics diags;
+  EXPECT_TRUE(verifyOneDeviceCount(*same, diags));
+  std::unique_ptr<Module> mixed = testing::parse(R"(sdy.mesh @a = <["x"=8]>
+sdy.mesh @m = <[], device_ids=[3]>
+sdy.mesh @b = <["y"=4]>
+)");
+  EXPECT_FALSE(verifyOneDeviceCount(*mixed, diags));
+  EXPECT_EQ(diags.errorText(), "t.mlir:3:1: error: mesh @b has 4 devices, but mesh @a has 8: XLA partitions a "
+                               "module over one number of devices (maximal meshes aside)");
+}
+
 }  // namespace
 }  // namespace autopart
