@@ -20,6 +20,15 @@ bool usesAxis(const std::optional<TensorSharding> &s, const std::string &axis) {
   return false;
 }
 
+// Whether sharding the names on `axis` reaches a value no enclosing manual
+// computation binds it at; otherwise the action would change nothing.
+bool anyFreeMember(const ActionSpace &s, const std::vector<NameId32> &group, const std::string &axis) {
+  for (NameId32 n : group)
+    for (const DimRef &d : s.names->names[n].members)
+      if (!s.manual.binds(d.value, axis)) return true;
+  return false;
+}
+
 bool dimSharded(const std::optional<TensorSharding> &s, size_t d) {
   return s && d < s->dims.size() && !s->dims[d].axes.empty();
 }
@@ -102,6 +111,7 @@ ActionSpace ActionSpace::build(const Module &m, OpId func, const NamedDimensions
   s.meshName = meshName;
   s.base = base;
   s.base.resize(m.values.size());
+  s.manual = ManualAxes(m);
   for (size_t i = 0; i < mesh.axes.size(); ++i) {
     const MeshAxis &a = mesh.axes[i];
     if (a.size <= 1) continue;
@@ -172,7 +182,8 @@ ActionSpace ActionSpace::build(const Module &m, OpId func, const NamedDimensions
     double bytes = 0;
     for (NameId32 n : s.nameGroups[g]) bytes += double(names.names[n].bytes);
     for (size_t a = 0; a < s.axes.size(); ++a)
-      if (first.size % s.axes[a].size == 0) candidates.push_back({{ActionKind::ShardName, uint32_t(g), int(a)}, bytes});
+      if (first.size % s.axes[a].size == 0 && anyFreeMember(s, s.nameGroups[g], s.axes[a].name))
+        candidates.push_back({{ActionKind::ShardName, uint32_t(g), int(a)}, bytes});
   }
 
   // ShardAtRest: per axis, non-data arguments grouped by the name of their
@@ -241,8 +252,13 @@ ActionSpace ActionSpace::build(const Module &m, OpId func, const NamedDimensions
     }
     for (auto &[key, g] : unnamed) add(key | (1ull << 63), std::move(g));
   }
-  for (size_t g = 0; g < s.restGroups.size(); ++g)
-    candidates.push_back({{ActionKind::ShardAtRest, uint32_t(g), s.restGroups[g].axis}, double(s.restGroups[g].bytes)});
+  for (size_t g = 0; g < s.restGroups.size(); ++g) {
+    const RestGroup &rest = s.restGroups[g];
+    const std::string &axis = s.axes[size_t(rest.axis)].name;
+    if (std::any_of(rest.members.begin(), rest.members.end(),
+                    [&](const DimRef &d) { return !s.manual.binds(d.value, axis); }))
+      candidates.push_back({{ActionKind::ShardAtRest, uint32_t(g), rest.axis}, double(rest.bytes)});
+  }
 
   // Conflicts, grouped like their names and values.
   s.conflictsOfName.resize(names.names.size());

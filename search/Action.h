@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/ManualAxes.h"
 #include "analysis/NamedDimensions.h"
 #include "ir/Module.h"
 #include "ir/Sharding.h"
@@ -96,6 +97,9 @@ public:
   std::vector<Action> actions;
   std::vector<double> prior;       // parallel to actions: bytes the action covers
   std::vector<bool> fixed;         // per ValueId: sharding given by the input
+  // The axes enclosing manual computations bind at each value: an action
+  // skips such members, and one that would skip all of them is left out.
+  ManualAxes manual;
   ShardingVector base;
   // Per conflict: the other conflicts on the same (name, value).
   std::vector<std::vector<uint32_t>> conflictSiblings;

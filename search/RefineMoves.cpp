@@ -63,6 +63,8 @@ RefineWalk::RefineWalk(const ActionSpace &space, const DeviceParams &device, con
 }
 
 bool RefineWalk::allowed(ValueId v, const Candidate &s) const {
+  // Inside a manual computation a value never takes one of its manual axes.
+  if (s && space_.manual.conflicts(v, *s)) return false;
   return minShards_[v] == 0 || shardsOf(s, space_.mesh) >= minShards_[v];
 }
 

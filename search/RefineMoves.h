@@ -17,7 +17,9 @@
 // A move is kept only when the plan fits in memory and is better by
 // PlanCost::betterThan; a data argument is never split over fewer devices
 // than the start split it (the input pipeline feeds each device its slice,
-// and a replicated batch would be a free but unreal load).
+// and a replicated batch would be a free but unreal load), and a value inside
+// an sdy.manual_computation never takes one of its manual axes (the move
+// skips it).
 #pragma once
 
 #include <chrono>

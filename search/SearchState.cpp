@@ -48,11 +48,16 @@ SearchState::SearchState(const ActionSpace &space, const DeviceParams &device)
 
 template <typename Fn>
 void SearchState::forEachMember(const Action &a, Fn &&fn) const {
+  if (a.kind == ActionKind::ResolveConflict) return;
+  // Values inside a manual computation that made the axis manual are
+  // skipped: they stay as they are, and the plan priced is the one written.
+  const std::string &axis = space_->axes[size_t(a.axis)].name;
+  const ManualAxes &manual = space_->manual;
   if (a.kind == ActionKind::ShardAtRest) {
-    for (const DimRef &d : space_->restGroups[a.target].members) fn(d.value, d.dim);
+    for (const DimRef &d : space_->restGroups[a.target].members)
+      if (!manual.binds(d.value, axis)) fn(d.value, d.dim);
     return;
   }
-  if (a.kind != ActionKind::ShardName) return;
   for (NameId32 name : space_->nameGroups[a.target]) {
     const std::vector<DimRef> &members = space_->names->names[name].members;
     for (size_t i = 0; i < members.size();) {
@@ -64,7 +69,7 @@ void SearchState::forEachMember(const Action &a, Fn &&fn) const {
           const DimConflict &dc = space_->names->conflicts[c];
           if (dc.value == members[i].value && resolved_[c]) kept = dc.dimB;
         }
-      fn(members[i].value, kept);
+      if (!manual.binds(members[i].value, axis)) fn(members[i].value, kept);
       i = j;
     }
   }

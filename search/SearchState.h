@@ -17,6 +17,8 @@
 // Legality: the axis divides every member dimension (after what already
 // splits it), no touched value already uses the axis, no touched value is
 // fixed by the input, and a conflict is resolved before its name is sharded.
+// Members inside an sdy.manual_computation that made the axis manual are
+// skipped (analysis/ManualAxes.h), not shardable and not an obstacle.
 #pragma once
 
 #include <chrono>

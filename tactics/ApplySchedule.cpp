@@ -8,6 +8,7 @@
 
 #include "analysis/ArgumentRoles.h"
 #include "analysis/CarriedState.h"
+#include "analysis/ManualAxes.h"
 #include "rules/OpShardingRuleRegistry.h"
 #include "tactics/TacticRegistry.h"
 #include "tactics/TacticSeeds.h"
@@ -140,6 +141,8 @@ std::optional<nlohmann::json> applySchedule(const ScheduleContext &ctx, const Ta
   auto current = [&](ValueId v) -> const TensorSharding * { return state[v] ? &*state[v] : nullptr; };
   nlohmann::json report = nlohmann::json::array();
   std::optional<StateUpdates> updates;  // built when a tactic needs them
+  // Values inside a manual computation never take its manual axes.
+  ManualAxes manual(m);
   for (const Tactic &t : schedule.tactics) {
     if (t.kind == TacticKind::Auto) {
       if (!autoTactic) {
@@ -170,10 +173,13 @@ std::optional<nlohmann::json> applySchedule(const ScheduleContext &ctx, const Ta
       NameId32 name = ctx.names.nameOf(s.value, uint32_t(s.dim));
       if (reach == SeedReach::Name && name != kNoDimName) {
         if (propagatedNames.insert(uint64_t(name)).second) {
-          NamePropagationStats st = shardName(m, ctx.names, name, s.axis, ctx.meshName, state);
+          NamePropagationStats st = shardName(m, ctx.names, name, s.axis, ctx.meshName, manual, state);
           propagated += st.sharded;
           skipped += st.skipped;
         }
+      } else if (manual.binds(s.value, s.axis)) {
+        ++skipped;  // not listed as sharded
+        continue;
       } else {
         std::optional<TensorSharding> before = state[s.value];
         if (!state[s.value])
@@ -186,7 +192,7 @@ std::optional<nlohmann::json> applySchedule(const ScheduleContext &ctx, const Ta
         if (updatesState)
           for (ValueId u : updates->region(m, s.argIndex, s.value, reach == SeedReach::StateUpdateAndGradient)) {
             if (state[u] == state[s.value]) continue;
-            if (!sameSharding(state[u], before)) {
+            if (!sameSharding(state[u], before) || (state[s.value] && manual.conflicts(u, *state[s.value]))) {
               ++skipped;
               continue;
             }

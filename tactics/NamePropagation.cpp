@@ -4,10 +4,14 @@ namespace autopart {
 
 NamePropagationStats shardName(const Module &m, const NamedDimensions &nd, NameId32 name,
                                const std::string &axis, const std::string &meshName,
-                               ShardingVector &state) {
+                               const ManualAxes &manual, ShardingVector &state) {
   NamePropagationStats stats;
   if (name >= nd.names.size()) return stats;
   for (const DimRef &ref : nd.names[name].members) {
+    if (manual.binds(ref.value, axis)) {
+      ++stats.skipped;
+      continue;
+    }
     std::optional<TensorSharding> &s = state[ref.value];
     size_t rank = size_t(m.types.rank(m.type(ref.value)));
     if (!s) s = TensorSharding::closed(meshName, rank);

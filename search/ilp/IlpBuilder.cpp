@@ -20,7 +20,8 @@ namespace autopart::ilp {
 std::vector<TensorSharding> IlpBuilder::enumerateShardings(ValueId v) const {
   if (!shardable(v)) return {replicated(v)};
   std::vector<std::string> axes;
-  for (const MeshAxis &a : mesh_.axes) axes.push_back(a.name);
+  for (const MeshAxis &a : mesh_.axes)
+    if (!manual_.binds(v, a.name)) axes.push_back(a.name);
   std::vector<TensorSharding> out = everyAxisPlacement(meshName_, mesh_, axes, m_.types.shape(m_.type(v)));
   auto bytes = [&](const TensorSharding &s) { return localBytes(m_.types, m_.type(v), &s, &mesh_); };
   std::stable_sort(out.begin() + 1, out.end(), [&](const auto &a, const auto &b) { return bytes(a) < bytes(b); });
@@ -198,7 +199,12 @@ void IlpBuilder::addOpNode(OpId op, const OpShardingRule &rule, double multiplie
       if ((kind == FactorKind::PassThrough || kind == FactorKind::Reduction) && rule.factorSizes[f] > 1)
         allowed.push_back(int(f));
     }
-    size_t numAxes = mesh_.axes.size();
+    // Inside a manual computation only the axes it left free.
+    std::span<const std::string> bound = manual_.ofOp(op);
+    std::vector<size_t> freeAxes;
+    for (size_t a = 0; a < mesh_.axes.size(); ++a)
+      if (std::find(bound.begin(), bound.end(), mesh_.axes[a].name) == bound.end()) freeAxes.push_back(a);
+    size_t numAxes = freeAxes.size();
     std::vector<int> choice(numAxes, -1);
     std::map<std::vector<ShardingId>, size_t> seen;
     while (true) {
@@ -208,9 +214,10 @@ void IlpBuilder::addOpNode(OpId op, const OpShardingRule &rule, double multiplie
       for (size_t a = 0; a < numAxes && ok; ++a) {
         if (choice[a] < 0) continue;
         size_t f = size_t(allowed[size_t(choice[a])]);
-        per[f] *= mesh_.axes[a].size;
+        const MeshAxis &axis = mesh_.axes[freeAxes[a]];
+        per[f] *= axis.size;
         ok = rule.factorSizes[f] % per[f] == 0;
-        fa[f].push_back(AxisRef{mesh_.axes[a].name});
+        fa[f].push_back(AxisRef{axis.name});
       }
       if (ok) {
         Strategy s = makeStrategy(fa);

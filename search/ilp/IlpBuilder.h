@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/ManualAxes.h"
 #include "ir/ShardingRule.h"
 #include "search/ilp/IlpBaseline.h"
 
@@ -100,7 +101,7 @@ class IlpBuilder {
 public:
   IlpBuilder(const Module &m, OpId func, const Mesh &mesh, const std::string &meshName,
              const DeviceParams &device, const IlpOptions &opts)
-      : m_(m), func_(func), mesh_(mesh), meshName_(meshName), device_(device), opts_(opts) {
+      : m_(m), func_(func), mesh_(mesh), meshName_(meshName), device_(device), opts_(opts), manual_(m) {
     scratch_.addMesh(meshName, mesh);
     valueNode_.assign(m.values.size(), -1);
     valueDef_.assign(m.values.size(), 0);
@@ -161,6 +162,8 @@ private:
   std::string meshName_;
   const DeviceParams &device_;
   const IlpOptions &opts_;
+  // Strategies inside a manual computation leave its manual axes out.
+  ManualAxes manual_;
   ShardingPool pool_;
   ShardingMap scratch_;
   std::vector<Node> nodes_;
