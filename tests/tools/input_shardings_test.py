@@ -76,10 +76,6 @@ class InputShardingsTest(unittest.TestCase):
                       "--input-shardings", "keep")
         self.assertEqual(p.returncode, 1)
 
-    # Known bug, being fixed: the search shards values inside the manual
-    # computation on its manual axes, and the check of what is written
-    # (export/CheckWritten.h) refuses the plan (exit 3).
-    @unittest.expectedFailure
     def test_search_maps_and_writes_a_valid_plan(self):
         k = os.path.join(ARGS.models, "kimi_k2_1layer_sharded.mlir")
         out = os.path.join(tempfile.mkdtemp(), "s.mlir")
