@@ -213,14 +213,22 @@ bool reconcileInputShardings(std::unique_ptr<Module> &m, const std::string &mesh
   size_t count = 0;
   Conflict conflict;
   std::vector<bool> used(oldMesh.axes.size(), false);
+  auto useAxis = [&](OpId op, const std::string &axis, const std::string &where) {
+    if (int i = oldMesh.axisIndex(axis); i >= 0) used[size_t(i)] = true;
+    if (conflict.op == kNone && axisConflicts(axis, oldMesh, newMesh)) conflict = {op, where, axis};
+  };
+  OpId lastManual = kNone;
   forEachSharding(*m, [&](OpId op, const TensorSharding &s) {
     if (!onMesh(s, meshName)) return;
     ++count;
-    for (const AxisRef &a : s.allAxes()) {
-      if (int i = oldMesh.axisIndex(a.name); i >= 0) used[size_t(i)] = true;
-      if (conflict.op == kNone && axisConflicts(a.name, oldMesh, newMesh))
-        conflict = {op, s.str(), a.name};
-    }
+    for (const AxisRef &a : s.allAxes()) useAxis(op, a.name, s.str());
+    // A manual computation's manual axes are the mesh's too, even those no
+    // sharding names (an axis of size 1).
+    AttrId manual = m->attr(op, "manual_axes");
+    if (op == lastManual || manual == kNoAttr || m->attrs.kind(manual) != AttrKind::Array) return;
+    lastManual = op;
+    for (AttrId n : m->attrs.get(manual).elems)
+      useAxis(op, std::string(m->attrs.stringValue(n)), "manual_axes of sdy.manual_computation");
   });
   std::string meshes = "the input's mesh " + meshText(meshName, oldMesh) + " differs from --mesh " + newMesh.str();
   auto setNewMesh = [&] { m->setAttr(meshOp, "mesh", m->attrs.mesh(newMesh)); };
