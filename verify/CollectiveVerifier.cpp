@@ -15,7 +15,8 @@
 #include <optional>
 #include <string>
 
-#include "verify/CollectiveAxes.h"
+#include "ir/CollectiveAxes.h"
+#include "verify/DimAxisAlgebra.h"
 #include "verify/TensorShardingVerifier.h"
 #include "verify/Verifier.h"
 
@@ -177,9 +178,9 @@ std::optional<Collective> verifyCollective(VerifyContext &ctx, OpId op,
 // The collective's reduction must be the one its operand's unreduced
 // partial values are waiting for.
 bool verifyReductionMatches(VerifyContext &ctx, const Collective &c) {
-  if (c.operand.unreduced.empty() || reductionOf(c.operand) == c.axes.reductionOp) return true;
+  if (c.operand.unreduced.empty() || reductionOf(c.operand) == c.axes.reductionOp()) return true;
   ctx.opError(c.op, "cannot reduce '" + reductionOf(c.operand) + "' unreduced axes. Expected '" +
-                        c.axes.reductionOp + "'.");
+                        c.axes.reductionOp() + "'.");
   return false;
 }
 
@@ -189,10 +190,10 @@ bool verifyReductionMatches(VerifyContext &ctx, const Collective &c) {
 // dimension sharding gives the result's.
 template <typename ApplyFn>
 bool verifyAxesPerDim(VerifyContext &ctx, const Collective &c, ApplyFn apply) {
-  auto emit = [&](const std::string &msg) { ctx.opError(c.op, msg); };
-  AxisList seen;
+  EmitFn emit = [&](const std::string &msg) { ctx.opError(c.op, msg); };
+  AxisRefChecker checker(*c.mesh, emit);
   for (const AxisList &axes : c.axes.perDim)
-    if (!verifyAxisList(axes, *c.mesh, seen, emit)) return false;
+    if (!checker.addList(axes)) return false;
   if (c.result->rank() != c.axes.perDim.size()) {
     emit("result sharding has rank " + std::to_string(c.result->rank()) +
          " but collective axes has rank " + std::to_string(c.axes.perDim.size()));
@@ -202,7 +203,7 @@ bool verifyAxesPerDim(VerifyContext &ctx, const Collective &c, ApplyFn apply) {
     std::optional<AxisList> expected = apply(c.operand.dims[d].axes, c.axes.perDim[d], d);
     if (!expected) return false;
     if (*expected != c.result->dims[d].axes) {
-      emit("result sharding doesn't match expected sharding " + axisListBrackets(*expected) +
+      emit("result sharding doesn't match expected sharding " + axisListStr(*expected, "[]") +
            " on dimension " + std::to_string(d));
       return false;
     }
@@ -295,9 +296,8 @@ bool verifySortedAxes(VerifyContext &ctx, const Collective &c, std::string_view 
     ctx.opError(c.op, std::string(what) + " axes are not ordered w.r.t. mesh");
     return false;
   }
-  AxisList seen;
-  return verifyAxisList(c.axes.axes, *c.mesh, seen,
-                        [&](const std::string &msg) { ctx.opError(c.op, msg); });
+  EmitFn emit = [&](const std::string &msg) { ctx.opError(c.op, msg); };
+  return AxisRefChecker(*c.mesh, emit).addList(c.axes.axes);
 }
 
 void verifyAllReduce(VerifyContext &ctx, OpId op) {
@@ -404,7 +404,7 @@ void verifyCollectivePermute(VerifyContext &ctx, OpId op) {
 void verifyAllToAll(VerifyContext &ctx, OpId op) {
   std::optional<Collective> c = verifyCollective(ctx, op, {"params"});
   if (!c) return;
-  auto emit = [&](const std::string &msg) { ctx.opError(op, msg); };
+  EmitFn emit = [&](const std::string &msg) { ctx.opError(op, msg); };
   const std::vector<AllToAllParam> &params = c->axes.params;
   if (params.empty()) {
     emit("parameter list is empty");
@@ -414,10 +414,10 @@ void verifyAllToAll(VerifyContext &ctx, OpId op) {
   TypeId type = m.type(m.result(op));
   int64_t rank = m.types.isTensor(type) ? m.types.rank(type) : 0;
   std::vector<bool> seenDims(size_t(rank), false);
-  AxisList seen;
+  AxisRefChecker checker(*c->mesh, emit);
   int64_t prevSrc = -1;
   for (const AllToAllParam &p : params) {
-    if (!verifyAxisList(p.axes, *c->mesh, seen, emit)) return;
+    if (!checker.addList(p.axes)) return;
     for (auto [dim, name] : {std::pair(p.srcDim, "source"), std::pair(p.tgtDim, "target")})
       if (dim < 0 || dim >= rank) {
         emit(std::string(name) + " dimension " + std::to_string(dim) + " is out of range [0, " +
@@ -441,7 +441,7 @@ void verifyAllToAll(VerifyContext &ctx, OpId op) {
   if (size_t(rank) != c->result->rank()) return;
   auto matches = [&](int64_t dim, const AxisList &expected) {
     if (expected == c->result->dims[size_t(dim)].axes) return true;
-    emit("result sharding doesn't match expected sharding " + axisListBrackets(expected) +
+    emit("result sharding doesn't match expected sharding " + axisListStr(expected, "[]") +
          " on dimension " + std::to_string(dim));
     return false;
   };
