@@ -12,8 +12,8 @@
 #include <algorithm>
 
 #include "canonicalize/Canonicalize.h"
-#include "canonicalize/ValueSharding.h"
 #include "ir/CollectiveAxes.h"
+#include "ir/ValueSharding.h"
 
 namespace autopart::canonicalize {
 
@@ -73,12 +73,22 @@ bool foldEmptyAllReduce(Rewriter &rw, OpId op) {
   return axes && axes->axes.empty() && forwardOperand(rw, op);
 }
 
+// Same mesh, same axes per dimension and the same unreduced axes: open or
+// closed dimensions and priorities do not change where the data lives.
+bool equivalent(const TensorSharding &a, const TensorSharding &b) {
+  if (a.meshName != b.meshName || a.inlineMesh != b.inlineMesh) return false;
+  if (a.rank() != b.rank() || a.unreduced != b.unreduced || a.unreducedKind != b.unreducedKind) return false;
+  for (size_t d = 0; d < a.rank(); ++d)
+    if (a.dims[d].axes != b.dims[d].axes) return false;
+  return true;
+}
+
 // A permute whose operand already has the target sharding; an operand
 // without one counts as fully replicated.
 bool foldNoopCollectivePermute(Rewriter &rw, OpId op) {
   std::optional<TensorSharding> out = outSharding(rw.m, op);
   if (!out || rw.m.numOperands(op) != 1) return false;
-  std::optional<TensorSharding> in = valueSharding(rw.m, rw.m.operand(op, 0));
+  const TensorSharding *in = valueSharding(rw.m, rw.m.operand(op, 0));
   bool same = in ? equivalent(*in, *out) : out->isFullyReplicated();
   return same && forwardOperand(rw, op);
 }
@@ -180,7 +190,8 @@ bool fuseReduceScatter(Rewriter &rw, OpId op) {
 
   ValueId input = m.operand(reduce, 0);
   size_t rank = slicing->perDim.size();
-  TensorSharding inSharding = valueSharding(m, input).value_or(TensorSharding::closed(reduceOut->meshName, rank));
+  const TensorSharding *stored = valueSharding(m, input);
+  TensorSharding inSharding = stored ? *stored : TensorSharding::closed(reduceOut->meshName, rank);
   if (inSharding.rank() != rank) return false;
   TensorSharding scatterOut;
   scatterOut.meshName = reduceOut->meshName;

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "ir/CollectiveAxes.h"
+#include "ir/ValueSharding.h"
 #include "verify/DimAxisAlgebra.h"
 #include "verify/TensorShardingVerifier.h"
 #include "verify/Verifier.h"
@@ -29,14 +30,6 @@ const TensorSharding *shardingAttr(const Module &m, AttrId a) {
                                                                : nullptr;
 }
 
-const TensorSharding *shardingListEntry(const Module &m, OpId op, std::string_view name,
-                                        uint32_t i) {
-  AttrId a = m.attr(op, name);
-  if (a == kNoAttr || m.attrs.kind(a) != AttrKind::ShardingPerValue) return nullptr;
-  const std::vector<TensorSharding> &all = m.attrs.get(a).shardings;
-  return i < all.size() ? &all[i] : nullptr;
-}
-
 bool isManualAxis(const Module &m, OpId manualComputation, const std::string &name) {
   AttrId a = m.attr(manualComputation, "manual_axes");
   if (a == kNoAttr) return false;
@@ -45,49 +38,28 @@ bool isManualAxis(const Module &m, OpId manualComputation, const std::string &na
   return false;
 }
 
-// The sharding a value has where it is defined: a function argument's
-// `sdy.sharding`, a manual computation's in-sharding (less its manual axes,
-// which the body no longer sees), an op's `out_sharding` / `sharding` /
-// `sdy.sharding` entry. Nullopt when it has none.
-std::optional<TensorSharding> valueSharding(const Module &m, ValueId v) {
+// The sharding of a collective's operand: what the value carries, or inside
+// a manual computation's body, its argument's in-sharding less the manual
+// axes, which the body no longer sees.
+std::optional<TensorSharding> localSharding(const Module &m, ValueId v) {
   const ValueInfo &info = m.values[v];
-  auto copy = [](const TensorSharding *s) {
+  OpId owner = info.isBlockArg ? m.regions[m.blocks[info.owner].parent].parent : kNone;
+  if (owner == kNone || !m.isa(owner, "sdy.manual_computation")) {
+    const TensorSharding *s = valueSharding(m, v);
     return s ? std::optional<TensorSharding>(*s) : std::nullopt;
-  };
-  if (info.isBlockArg) {
-    const Block &block = m.blocks[info.owner];
-    OpId owner = m.regions[block.parent].parent;
-    if (owner == kNone) return std::nullopt;
-    if (m.isa(owner, "func.func")) {
-      FuncView f{m, owner};
-      if (f.entry() != info.owner) return std::nullopt;
-      return copy(shardingAttr(m, f.argAttr(info.index, "sdy.sharding")));
-    }
-    if (m.isa(owner, "sdy.manual_computation")) {
-      std::optional<TensorSharding> s =
-          copy(shardingListEntry(m, owner, "in_shardings", info.index));
-      if (!s) return s;
-      auto dropManual = [&](AxisList &axes) {
-        std::erase_if(axes, [&](const AxisRef &a) { return isManualAxis(m, owner, a.name); });
-      };
-      for (DimSharding &d : s->dims) dropManual(d.axes);
-      dropManual(s->replicated);
-      dropManual(s->unreduced);
-      return s;
-    }
-    if (m.isa(owner, "sdy.named_computation"))
-      return copy(shardingListEntry(m, owner, "in_shardings", info.index));
-    // A loop's carried values are sharded as its results.
-    return copy(shardingListEntry(m, owner, "sdy.sharding", info.index));
   }
-  OpId op = info.owner;
-  if (AttrId a = m.attr(op, "out_sharding"); a != kNoAttr) return copy(shardingAttr(m, a));
-  if (m.isa(op, "sdy.sharding_constraint") || m.isa(op, "sdy.reshard") ||
-      m.isa(op, "sdy.data_flow_edge"))
-    return copy(shardingAttr(m, m.attr(op, "sharding")));
-  if (m.isa(op, "sdy.manual_computation") || m.isa(op, "sdy.named_computation"))
-    return copy(shardingListEntry(m, op, "out_shardings", info.index));
-  return copy(shardingListEntry(m, op, "sdy.sharding", info.index));
+  AttrId in = m.attr(owner, "in_shardings");
+  if (in == kNoAttr || m.attrs.kind(in) != AttrKind::ShardingPerValue) return std::nullopt;
+  const std::vector<TensorSharding> &all = m.attrs.get(in).shardings;
+  if (info.index >= all.size()) return std::nullopt;
+  TensorSharding s = all[info.index];
+  auto dropManual = [&](AxisList &axes) {
+    std::erase_if(axes, [&](const AxisRef &a) { return isManualAxis(m, owner, a.name); });
+  };
+  for (DimSharding &d : s.dims) dropManual(d.axes);
+  dropManual(s.replicated);
+  dropManual(s.unreduced);
+  return s;
 }
 
 // Where MLIR places a value's location: its defining op, or for a block
@@ -141,7 +113,7 @@ std::optional<Collective> verifyCollective(VerifyContext &ctx, OpId op,
     c.axes = std::move(*axes);
   }
   ValueId operand = m.operand(op, 0);
-  std::optional<TensorSharding> operandSharding = valueSharding(m, operand);
+  std::optional<TensorSharding> operandSharding = localSharding(m, operand);
   if (!operandSharding && !kind.allowMissingOperandSharding) {
     ctx.opError(op, "collective on operand without sharding");
     return std::nullopt;
