@@ -3,19 +3,12 @@
 #include "verify/DimAxisAlgebra.h"
 #include "verify/Verifier.h"
 
-#include "tests/TestUtil.h"
+#include "tests/verify/VerifyTestUtil.h"
 
 namespace autopart {
 namespace {
 
-std::string verifyError(const std::string &text) {
-  std::unique_ptr<Module> m = testing::parse(text);
-  if (!m) return "<parse error>";
-  Diagnostics diags;
-  bool ok = verifyModule(*m, diags);
-  EXPECT_EQ(ok, !diags.hasErrors());
-  return diags.errorText();
-}
+using testing::verifyError;
 
 // A program applying `op` to an argument sharded `argSharding` on `mesh`.
 std::string program(const std::string &mesh, const std::string &argSharding,
