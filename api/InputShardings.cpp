@@ -4,6 +4,7 @@
 
 #include "asm/Printer.h"
 #include "export/PreserveText.h"
+#include "ir/MeshLookup.h"
 #include "ir/ShardingWalk.h"
 
 namespace autopart {
@@ -203,11 +204,10 @@ std::optional<InputShardingPolicy> parseInputShardingPolicy(const std::string &t
 
 bool reconcileInputShardings(std::unique_ptr<Module> &m, const std::string &meshName, const Mesh &newMesh,
                              InputShardingPolicy policy, Diagnostics &diags, std::vector<Note> &notes) {
+  const Mesh *named = meshNamed(*m, meshName);
+  if (!named) return true;
+  const Mesh oldMesh = *named;
   OpId meshOp = m->lookupSymbol(meshName);
-  if (meshOp == kNone || !m->isa(meshOp, "sdy.mesh")) return true;
-  AttrId meshAttr = m->attr(meshOp, "mesh");
-  if (meshAttr == kNoAttr || m->attrs.kind(meshAttr) != AttrKind::Mesh) return true;
-  const Mesh oldMesh = *m->attrs.get(meshAttr).mesh;
   if (oldMesh == newMesh) return true;
 
   size_t count = 0;

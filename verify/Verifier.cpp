@@ -4,6 +4,7 @@
 #include <map>
 #include <vector>
 
+#include "ir/MeshLookup.h"
 #include "ir/ValueSharding.h"
 #include "verify/TensorShardingVerifier.h"
 
@@ -171,17 +172,9 @@ private:
 
 }  // namespace
 
-const Mesh *VerifyContext::meshNamed(std::string_view name) const {
-  OpId op = m.lookupSymbol(name);
-  if (op == kNone || !m.isa(op, "sdy.mesh")) return nullptr;
-  AttrId a = m.attr(op, "mesh");
-  if (a == kNoAttr || m.attrs.kind(a) != AttrKind::Mesh) return nullptr;
-  return m.attrs.get(a).mesh.get();
-}
+const Mesh *VerifyContext::meshNamed(std::string_view name) const { return autopart::meshNamed(m, name); }
 
-const Mesh *VerifyContext::mesh(const TensorSharding &s) const {
-  return s.inlineMesh ? &*s.inlineMesh : meshNamed(s.meshName);
-}
+const Mesh *VerifyContext::mesh(const TensorSharding &s) const { return shardingMesh(m, s); }
 
 void VerifyContext::opError(OpId op, std::string_view msg) {
   std::string text = "'";
