@@ -139,11 +139,7 @@ size_t dropShardings(Module &m, const std::string &meshName) {
   size_t dropped = 0;
   auto mentions = [&](AttrId a) {
     bool any = false;
-    if (a == kNoAttr) return false;
-    const AttrStorage &s = m.attrs.get(a);
-    if (s.kind == AttrKind::Sharding) any = onMesh(*s.sharding, meshName);
-    if (s.kind == AttrKind::ShardingPerValue)
-      for (const TensorSharding &t : s.shardings) any |= onMesh(t, meshName);
+    forEachShardingIn(m, a, [&](const TensorSharding &t) { any |= onMesh(t, meshName); });
     return any;
   };
   std::vector<OpId> ops;
