@@ -4,6 +4,8 @@
 
 #include "asm/Printer.h"
 #include "export/PreserveText.h"
+#include "ir/CollectiveAxes.h"
+#include "ir/MeshLookup.h"
 #include "ir/ShardingWalk.h"
 
 namespace autopart {
@@ -70,7 +72,8 @@ std::optional<std::map<std::string, std::string>> axisMapping(const Mesh &oldMes
 bool isSdyCollective(const Module &m, OpId op) {
   std::string_view n = m.opName(op);
   return n == "sdy.all_gather" || n == "sdy.all_slice" || n == "sdy.all_to_all" || n == "sdy.all_reduce" ||
-         n == "sdy.reduce_scatter" || n == "sdy.collective_permute";
+         n == "sdy.reduce_scatter" || n == "sdy.collective_permute" || n == "sdy.sharded_to_unreduced" ||
+         n == "sdy.replicated_to_unreduced";
 }
 
 // Ops whose meaning depends on the mesh's axes beyond a sharding: the body
@@ -112,21 +115,22 @@ void renameBoundAxes(Module &m, const std::string &meshName, const std::map<std:
     std::vector<std::pair<std::string, AttrId>> edits;
     for (const NamedAttr &a : m.attributes(op)) {
       if (m.attrs.kind(a.value) != AttrKind::Opaque) continue;
-      std::string text = m.attrs.str(a.value), out;
-      // Quoted names are replaced whole, left to right, so that a rename
-      // never applies to another rename's result.
-      for (size_t i = 0; i < text.size();) {
-        size_t close = text[i] == '"' ? text.find('"', i + 1) : std::string::npos;
-        if (close == std::string::npos) {
-          out += text[i++];
-          continue;
-        }
-        std::string name = text.substr(i + 1, close - i - 1);
-        auto it = mapping.find(name);
-        out += '"' + (it == mapping.end() ? name : it->second) + '"';
-        i = close + 1;
-      }
-      if (out != text) edits.emplace_back(std::string(m.names.str(a.name)), m.attrs.opaque(out));
+      std::optional<CollectiveAxes> axes = parseCollectiveAxes(m.attrs.str(a.value));
+      if (!axes) continue;
+      // Renamed in place; an axis of size 1 (mapped to "") is removed.
+      bool changed = false;
+      auto rename = [&](AxisList &list) {
+        for (AxisRef &r : list)
+          if (auto it = mapping.find(r.name); it != mapping.end() && it->second != r.name) {
+            r.name = it->second;
+            changed = true;
+          }
+        std::erase_if(list, [](const AxisRef &r) { return r.name.empty(); });
+      };
+      for (AxisList &d : axes->perDim) rename(d);
+      rename(axes->axes);
+      for (AllToAllParam &p : axes->params) rename(p.axes);
+      if (changed) edits.emplace_back(std::string(m.names.str(a.name)), m.attrs.opaque(axes->str()));
     }
     for (auto &[name, value] : edits) m.setAttr(op, name, value);
   }
@@ -138,11 +142,7 @@ size_t dropShardings(Module &m, const std::string &meshName) {
   size_t dropped = 0;
   auto mentions = [&](AttrId a) {
     bool any = false;
-    if (a == kNoAttr) return false;
-    const AttrStorage &s = m.attrs.get(a);
-    if (s.kind == AttrKind::Sharding) any = onMesh(*s.sharding, meshName);
-    if (s.kind == AttrKind::ShardingPerValue)
-      for (const TensorSharding &t : s.shardings) any |= onMesh(t, meshName);
+    forEachShardingIn(m, a, [&](const TensorSharding &t) { any |= onMesh(t, meshName); });
     return any;
   };
   std::vector<OpId> ops;
@@ -203,11 +203,10 @@ std::optional<InputShardingPolicy> parseInputShardingPolicy(const std::string &t
 
 bool reconcileInputShardings(std::unique_ptr<Module> &m, const std::string &meshName, const Mesh &newMesh,
                              InputShardingPolicy policy, Diagnostics &diags, std::vector<Note> &notes) {
+  const Mesh *named = meshNamed(*m, meshName);
+  if (!named) return true;
+  const Mesh oldMesh = *named;
   OpId meshOp = m->lookupSymbol(meshName);
-  if (meshOp == kNone || !m->isa(meshOp, "sdy.mesh")) return true;
-  AttrId meshAttr = m->attr(meshOp, "mesh");
-  if (meshAttr == kNoAttr || m->attrs.kind(meshAttr) != AttrKind::Mesh) return true;
-  const Mesh oldMesh = *m->attrs.get(meshAttr).mesh;
   if (oldMesh == newMesh) return true;
 
   size_t count = 0;

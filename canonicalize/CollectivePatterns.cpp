@@ -12,8 +12,8 @@
 #include <algorithm>
 
 #include "canonicalize/Canonicalize.h"
-#include "canonicalize/CollectiveAxes.h"
-#include "canonicalize/ValueSharding.h"
+#include "ir/CollectiveAxes.h"
+#include "ir/ValueSharding.h"
 
 namespace autopart::canonicalize {
 
@@ -26,14 +26,20 @@ std::string attrText(const Module &m, OpId op, std::string_view name) {
   return a == kNoAttr ? std::string() : m.attrs.str(a);
 }
 
-std::optional<PerDimAxes> perDim(const Module &m, OpId op, std::string_view name) {
+// The axes attribute `name` when it is written in the shape `is` accepts.
+std::optional<CollectiveAxes> axesIn(const Module &m, OpId op, std::string_view name,
+                                     bool (CollectiveAxes::*is)() const) {
   std::string text = attrText(m, op, name);
-  return text.empty() ? std::nullopt : parsePerDimAxes(text);
+  std::optional<CollectiveAxes> axes = text.empty() ? std::nullopt : parseCollectiveAxes(text);
+  return axes && ((*axes).*is)() ? axes : std::nullopt;
 }
 
-std::optional<FlatAxes> flat(const Module &m, OpId op, std::string_view name) {
-  std::string text = attrText(m, op, name);
-  return text.empty() ? std::nullopt : parseFlatAxes(text);
+std::optional<CollectiveAxes> perDim(const Module &m, OpId op, std::string_view name) {
+  return axesIn(m, op, name, &CollectiveAxes::isPerDim);
+}
+
+std::optional<CollectiveAxes> flat(const Module &m, OpId op, std::string_view name) {
+  return axesIn(m, op, name, &CollectiveAxes::isFlat);
 }
 
 std::optional<TensorSharding> outSharding(const Module &m, OpId op) {
@@ -58,13 +64,23 @@ bool forwardOperand(Rewriter &rw, OpId op) {
 
 template <const char *kAxesAttr>
 bool foldEmptyPerDim(Rewriter &rw, OpId op) {
-  std::optional<PerDimAxes> axes = perDim(rw.m, op, kAxesAttr);
+  std::optional<CollectiveAxes> axes = perDim(rw.m, op, kAxesAttr);
   return axes && axes->allEmpty() && forwardOperand(rw, op);
 }
 
 bool foldEmptyAllReduce(Rewriter &rw, OpId op) {
-  std::optional<FlatAxes> axes = flat(rw.m, op, "reduction_axes");
+  std::optional<CollectiveAxes> axes = flat(rw.m, op, "reduction_axes");
   return axes && axes->axes.empty() && forwardOperand(rw, op);
+}
+
+// Same mesh, same axes per dimension and the same unreduced axes: open or
+// closed dimensions and priorities do not change where the data lives.
+bool equivalent(const TensorSharding &a, const TensorSharding &b) {
+  if (a.meshName != b.meshName || a.inlineMesh != b.inlineMesh) return false;
+  if (a.rank() != b.rank() || a.unreduced != b.unreduced || a.unreducedKind != b.unreducedKind) return false;
+  for (size_t d = 0; d < a.rank(); ++d)
+    if (a.dims[d].axes != b.dims[d].axes) return false;
+  return true;
 }
 
 // A permute whose operand already has the target sharding; an operand
@@ -72,7 +88,7 @@ bool foldEmptyAllReduce(Rewriter &rw, OpId op) {
 bool foldNoopCollectivePermute(Rewriter &rw, OpId op) {
   std::optional<TensorSharding> out = outSharding(rw.m, op);
   if (!out || rw.m.numOperands(op) != 1) return false;
-  std::optional<TensorSharding> in = valueSharding(rw.m, rw.m.operand(op, 0));
+  const TensorSharding *in = valueSharding(rw.m, rw.m.operand(op, 0));
   bool same = in ? equivalent(*in, *out) : out->isFullyReplicated();
   return same && forwardOperand(rw, op);
 }
@@ -88,9 +104,9 @@ constexpr char kReduceScatterAxes[] = "reduce_scatter_axes";
 bool foldAllSliceOfAllGather(Rewriter &rw, OpId op) {
   OpId gather = operandDefinedBy(rw.m, op, "sdy.all_gather");
   if (gather == kNone) return false;
-  std::optional<PerDimAxes> gathered = perDim(rw.m, gather, kGatheringAxes);
-  std::optional<PerDimAxes> sliced = perDim(rw.m, op, kSlicingAxes);
-  if (!gathered || !sliced || gathered->dims != sliced->dims) return false;
+  std::optional<CollectiveAxes> gathered = perDim(rw.m, gather, kGatheringAxes);
+  std::optional<CollectiveAxes> sliced = perDim(rw.m, op, kSlicingAxes);
+  if (!gathered || !sliced || gathered->perDim != sliced->perDim) return false;
   rw.replaceOp(op, {rw.m.operand(gather, 0)});
   return true;
 }
@@ -99,8 +115,8 @@ bool foldAllSliceOfAllGather(Rewriter &rw, OpId op) {
 bool foldAllReduceOfReplicatedToUnreduced(Rewriter &rw, OpId op) {
   OpId r2u = operandDefinedBy(rw.m, op, "sdy.replicated_to_unreduced");
   if (r2u == kNone) return false;
-  std::optional<FlatAxes> made = flat(rw.m, r2u, "axes");
-  std::optional<FlatAxes> reduced = flat(rw.m, op, "reduction_axes");
+  std::optional<CollectiveAxes> made = flat(rw.m, r2u, "axes");
+  std::optional<CollectiveAxes> reduced = flat(rw.m, op, "reduction_axes");
   if (!made || !reduced || made->axes != reduced->axes) return false;
   rw.replaceOp(op, {rw.m.operand(r2u, 0)});
   return true;
@@ -112,20 +128,20 @@ bool allReduceOfShardedToUnreducedToAllGather(Rewriter &rw, OpId op) {
   Module &m = rw.m;
   OpId s2u = operandDefinedBy(m, op, "sdy.sharded_to_unreduced");
   if (s2u == kNone) return false;
-  std::optional<PerDimAxes> sharded = perDim(m, s2u, "axes");
-  std::optional<FlatAxes> reduced = flat(m, op, "reduction_axes");
+  std::optional<CollectiveAxes> sharded = perDim(m, s2u, "axes");
+  std::optional<CollectiveAxes> reduced = flat(m, op, "reduction_axes");
   std::optional<TensorSharding> s2uOut = outSharding(m, s2u);
   if (!sharded || !reduced || !s2uOut) return false;
   const Mesh *mesh = rw.mesh(*s2uOut);
   if (!mesh) return false;
   AxisList all;
-  for (const AxisList &d : sharded->dims) all.insert(all.end(), d.begin(), d.end());
+  for (const AxisList &d : sharded->perDim) all.insert(all.end(), d.begin(), d.end());
   sortAndMerge(all, *mesh);
   if (all != reduced->axes) return false;
-  PerDimAxes gathering{"", sharded->dims};
+  CollectiveAxes gathering = CollectiveAxes::ofDims("", sharded->perDim);
   OpId gather = rw.createBefore(
       op, "sdy.all_gather", {m.operand(s2u, 0)}, {m.type(m.result(op))},
-      {{m.names.get(kGatheringAxes), m.attrs.opaque(printPerDimAxes(gathering))},
+      {{m.names.get(kGatheringAxes), m.attrs.opaque(gathering.str())},
        {m.names.get("out_sharding"), m.attr(op, "out_sharding")}});
   rw.replaceOp(op, {m.result(gather)});
   return true;
@@ -141,16 +157,16 @@ bool fuseReduceScatter(Rewriter &rw, OpId op) {
   Module &m = rw.m;
   OpId reduce = operandDefinedBy(m, op, "sdy.all_reduce");
   if (reduce == kNone) return false;
-  std::optional<PerDimAxes> slicing = perDim(m, op, kSlicingAxes);
-  std::optional<FlatAxes> reduction = flat(m, reduce, "reduction_axes");
+  std::optional<CollectiveAxes> slicing = perDim(m, op, kSlicingAxes);
+  std::optional<CollectiveAxes> reduction = flat(m, reduce, "reduction_axes");
   std::optional<TensorSharding> reduceOut = outSharding(m, reduce);
   std::optional<TensorSharding> sliceOut = outSharding(m, op);
   if (!slicing || !reduction || !reduceOut || !sliceOut) return false;
   std::vector<OpId> slices = rw.users(m.result(reduce));
   for (OpId user : slices) {
     if (!m.isa(user, "sdy.all_slice") || m.ops[user].parent != m.ops[op].parent) return false;
-    std::optional<PerDimAxes> other = perDim(m, user, kSlicingAxes);
-    if (!other || other->dims != slicing->dims) return false;
+    std::optional<CollectiveAxes> other = perDim(m, user, kSlicingAxes);
+    if (!other || other->perDim != slicing->perDim) return false;
     if (user != op && rw.isBeforeInBlock(user, op)) return false;
   }
   const Mesh *mesh = rw.mesh(*reduceOut);
@@ -159,7 +175,7 @@ bool fuseReduceScatter(Rewriter &rw, OpId op) {
   AxisList remaining = reduction->axes;
   std::vector<AxisList> scattered, residual;
   bool hasResidual = false;
-  for (const AxisList &dim : slicing->dims) {
+  for (const AxisList &dim : slicing->perDim) {
     size_t k = 0;
     for (; k < dim.size(); ++k) {
       auto it = std::find(remaining.begin(), remaining.end(), dim[k]);
@@ -173,8 +189,9 @@ bool fuseReduceScatter(Rewriter &rw, OpId op) {
   if (!remaining.empty()) return false;
 
   ValueId input = m.operand(reduce, 0);
-  size_t rank = slicing->dims.size();
-  TensorSharding inSharding = valueSharding(m, input).value_or(TensorSharding::closed(reduceOut->meshName, rank));
+  size_t rank = slicing->perDim.size();
+  const TensorSharding *stored = valueSharding(m, input);
+  TensorSharding inSharding = stored ? *stored : TensorSharding::closed(reduceOut->meshName, rank);
   if (inSharding.rank() != rank) return false;
   TensorSharding scatterOut;
   scatterOut.meshName = reduceOut->meshName;
@@ -190,17 +207,17 @@ bool fuseReduceScatter(Rewriter &rw, OpId op) {
   scatterOut.unreducedKind = sliceOut->unreducedKind;
 
   TypeId type = m.type(m.result(op));
-  PerDimAxes scatterAxes{reduction->reduction, std::move(scattered)};
+  CollectiveAxes scatterAxes = CollectiveAxes::ofDims(reduction->reduction, std::move(scattered));
   OpId scatter = rw.createBefore(
       op, "sdy.reduce_scatter", {input}, {type},
       {{m.names.get("out_sharding"), m.attrs.sharding(std::move(scatterOut))},
-       {m.names.get(kReduceScatterAxes), m.attrs.opaque(printPerDimAxes(scatterAxes))}});
+       {m.names.get(kReduceScatterAxes), m.attrs.opaque(scatterAxes.str())}});
   ValueId result = m.result(scatter);
   if (hasResidual) {
-    PerDimAxes rest{"", std::move(residual)};
+    CollectiveAxes rest = CollectiveAxes::ofDims("", std::move(residual));
     OpId slice = rw.createBefore(op, "sdy.all_slice", {result}, {type},
                                  {{m.names.get("out_sharding"), m.attr(op, "out_sharding")},
-                                  {m.names.get(kSlicingAxes), m.attrs.opaque(printPerDimAxes(rest))}});
+                                  {m.names.get(kSlicingAxes), m.attrs.opaque(rest.str())}});
     result = m.result(slice);
   }
   for (OpId user : slices)
@@ -223,18 +240,18 @@ bool fuseAllToAll(Rewriter &rw, OpId op) {
   Module &m = rw.m;
   OpId inner = operandDefinedBy(m, op, "sdy.all_to_all");
   if (inner == kNone || !rw.hasOneUse(m.result(inner))) return false;
-  std::optional<AllToAllParams> first = parseAllToAllParams(attrText(m, inner, "params"));
-  std::optional<AllToAllParams> second = parseAllToAllParams(attrText(m, op, "params"));
+  std::optional<CollectiveAxes> first = axesIn(m, inner, "params", &CollectiveAxes::isAllToAll);
+  std::optional<CollectiveAxes> second = axesIn(m, op, "params", &CollectiveAxes::isAllToAll);
   if (!first || !second) return false;
-  for (const AllToAllParam &a : *first)
-    for (const AllToAllParam &b : *second)
+  for (const AllToAllParam &a : first->params)
+    for (const AllToAllParam &b : second->params)
       if (a.srcDim == b.srcDim || a.srcDim == b.tgtDim || a.tgtDim == b.srcDim || a.tgtDim == b.tgtDim)
         return false;
-  AllToAllParams combined = *first;
-  combined.insert(combined.end(), second->begin(), second->end());
+  std::vector<AllToAllParam> combined = first->params;
+  combined.insert(combined.end(), second->params.begin(), second->params.end());
   std::stable_sort(combined.begin(), combined.end(),
                    [](const AllToAllParam &a, const AllToAllParam &b) { return a.srcDim < b.srcDim; });
-  rw.setAttr(op, "params", m.attrs.opaque(printAllToAllParams(combined)));
+  rw.setAttr(op, "params", m.attrs.opaque(CollectiveAxes::ofParams(std::move(combined)).str()));
   rw.setOperand(op, 0, m.operand(inner, 0));
   return true;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ir/Clone.h"
+#include "ir/MeshLookup.h"
 
 namespace autopart::canonicalize {
 
@@ -55,12 +56,7 @@ const Mesh *Rewriter::mesh(const TensorSharding &s) {
   if (s.inlineMesh) return &*s.inlineMesh;
   auto it = meshes_.find(s.meshName);
   if (it != meshes_.end()) return it->second;
-  const Mesh *found = nullptr;
-  OpId op = m.lookupSymbol(s.meshName);
-  if (op != kNone && m.isa(op, "sdy.mesh")) {
-    AttrId a = m.attr(op, "mesh");
-    if (a != kNoAttr && m.attrs.kind(a) == AttrKind::Mesh) found = m.attrs.get(a).mesh.get();
-  }
+  const Mesh *found = meshNamed(m, s.meshName);
   meshes_.emplace(s.meshName, found);
   return found;
 }

@@ -3,6 +3,7 @@
 #include "asm/Parser.h"
 #include "asm/Printer.h"
 #include "export/AnnotateModule.h"
+#include "ir/ValueSharding.h"
 #include "propagation/CompleteShardings.h"
 #include "sim/ShardingMap.h"
 
@@ -65,7 +66,7 @@ bool pinAgainstPropagation(Module &m, OpId func, const std::string &meshName,
       bool pin = false, allTensors = true;
       for (uint32_t i = 0; i < n; ++i) {
         allTensors &= m.types.isTensor(m.type(m.result(op, i)));
-        pin |= differs(sharding(m.result(op, i)), resultShardingAttr(*copy, copyOps[k], i));
+        pin |= differs(sharding(m.result(op, i)), resultSharding(*copy, copyOps[k], i));
       }
       if (!pin || !allTensors) continue;
       writeOpShardings(m, op, meshName, sharding);

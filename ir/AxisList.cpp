@@ -1,6 +1,7 @@
 #include "ir/AxisList.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace autopart {
 
@@ -134,12 +135,21 @@ AxisList axisSetDiff(const AxisList &a, const AxisList &b, const Mesh &mesh) {
   return out;
 }
 
+// The mesh's order of axes: by axis index, then by start (then by size,
+// which only orders refs that overlap, as no valid list has).
+static bool meshOrderLess(const AxisRef &x, const AxisRef &y, const Mesh &mesh) {
+  return std::tuple(mesh.axisIndex(x.name), axisStart(x), x.size(mesh)) <
+         std::tuple(mesh.axisIndex(y.name), axisStart(y), y.size(mesh));
+}
+
 void sortByMesh(AxisList &axes, const Mesh &mesh) {
-  std::stable_sort(axes.begin(), axes.end(), [&](const AxisRef &x, const AxisRef &y) {
-    int ix = mesh.axisIndex(x.name), iy = mesh.axisIndex(y.name);
-    if (ix != iy) return ix < iy;
-    return axisStart(x) < axisStart(y);
-  });
+  std::stable_sort(axes.begin(), axes.end(),
+                   [&](const AxisRef &x, const AxisRef &y) { return meshOrderLess(x, y, mesh); });
+}
+
+bool isSortedByMesh(const AxisList &axes, const Mesh &mesh) {
+  return std::is_sorted(axes.begin(), axes.end(),
+                        [&](const AxisRef &x, const AxisRef &y) { return meshOrderLess(x, y, mesh); });
 }
 
 void sortAndMerge(AxisList &axes, const Mesh &mesh) {
@@ -159,13 +169,13 @@ bool axisListLess(const AxisList &a, const AxisList &b, const Mesh &mesh) {
   return a.size() < b.size();
 }
 
-std::string axisListStr(const AxisList &axes) {
-  std::string s = "{";
+std::string axisListStr(const AxisList &axes, std::string_view brackets) {
+  std::string s(1, brackets[0]);
   for (size_t i = 0; i < axes.size(); ++i) {
     if (i) s += ", ";
     s += axes[i].str();
   }
-  return s + "}";
+  return s + brackets[1];
 }
 
 }  // namespace autopart

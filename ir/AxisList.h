@@ -18,6 +18,7 @@
 #pragma once
 
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "ir/Sharding.h"
@@ -61,10 +62,14 @@ bool truncateWithoutOverlap(AxisList &a, const AxisList &b, const Mesh &mesh);
 AxisList axisSetDiff(const AxisList &a, const AxisList &b, const Mesh &mesh);
 // Orders axes as the mesh does (axis index, then major sub-axes first).
 void sortByMesh(AxisList &axes, const Mesh &mesh);
+// Whether `axes` are in that order already.
+bool isSortedByMesh(const AxisList &axes, const Mesh &mesh);
 // Same, and merges abutting sub-axes: what Shardy prints for reduction axes.
 void sortAndMerge(AxisList &axes, const Mesh &mesh);
 // A total order on lists (shorter prefixes first), for deterministic ties.
 bool axisListLess(const AxisList &a, const AxisList &b, const Mesh &mesh);
-std::string axisListStr(const AxisList &axes);  // `{"x", "y":(1)2}`
+// `{"x", "y":(1)2}`; with brackets "[]" `["x", "y":(1)2]`, as Shardy's
+// messages print a list.
+std::string axisListStr(const AxisList &axes, std::string_view brackets = "{}");
 
 }  // namespace autopart

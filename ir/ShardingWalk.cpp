@@ -75,6 +75,10 @@ AttrId rewriteAttr(Module &m, AttrId a, const std::function<bool(TensorSharding 
 
 }  // namespace
 
+void forEachShardingIn(const Module &m, AttrId a, const std::function<void(const TensorSharding &)> &fn) {
+  visitAttr(m, a, fn);
+}
+
 void forEachSharding(const Module &m, const std::function<void(OpId, const TensorSharding &)> &fn) {
   m.walk(m.top, [&](OpId op) {
     for (const NamedAttr &a : m.attributes(op))

@@ -18,6 +18,8 @@ namespace autopart {
 
 // Calls `fn(op, sharding)` for each sharding, ops in program order.
 void forEachSharding(const Module &m, const std::function<void(OpId, const TensorSharding &)> &fn);
+// The shardings inside one attribute (through arrays and dictionaries).
+void forEachShardingIn(const Module &m, AttrId a, const std::function<void(const TensorSharding &)> &fn);
 
 // Lets `fn` edit each sharding in place (it returns true when it changed
 // it) and stores the edited ones back. Returns how many it changed.

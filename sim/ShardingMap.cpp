@@ -1,26 +1,8 @@
 #include "sim/ShardingMap.h"
 
-#include "rules/OpInfo.h"
+#include "ir/ValueSharding.h"
 
 namespace autopart {
-
-const TensorSharding *resultShardingAttr(const Module &m, OpId op, uint32_t i) {
-  std::string_view name = m.opName(op);
-  if (name == "sdy.reshard" || name == "sdy.sharding_constraint") {
-    AttrId a = m.attr(op, "sharding");
-    return a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding ? m.attrs.get(a).sharding.get() : nullptr;
-  }
-  if (name.starts_with("sdy.")) {
-    AttrId a = m.attr(op, "out_sharding");
-    if (a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding) return m.attrs.get(a).sharding.get();
-  }
-  AttrId a = m.attr(op, "sdy.sharding");
-  if (a == kNoAttr) return nullptr;
-  const AttrStorage &s = m.attrs.get(a);
-  if (s.kind == AttrKind::ShardingPerValue && i < s.shardings.size()) return &s.shardings[i];
-  if (s.kind == AttrKind::Sharding && i == 0) return s.sharding.get();
-  return nullptr;
-}
 
 ShardingMap ShardingMap::fromModule(const Module &m) {
   ShardingMap map;
@@ -34,23 +16,19 @@ ShardingMap ShardingMap::fromModule(const Module &m) {
         map.meshes_[std::string(m.attrs.stringValue(name))] = *m.attrs.get(mesh).mesh;
     }
   for (OpId func : m.functions()) {
-    FuncView f{m, func};
-    std::span<const ValueId> args = f.args();
-    for (size_t i = 0; i < args.size(); ++i) {
-      AttrId a = f.argAttr(i, "sdy.sharding");
-      if (a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding) map.values_[args[i]] = *m.attrs.get(a).sharding;
-    }
+    for (ValueId arg : FuncView{m, func}.args())
+      if (const TensorSharding *s = valueSharding(m, arg)) map.values_[arg] = *s;
     m.walk(func, [&](OpId op) {
+      // The simulator costs a computation's results and body arguments as
+      // unsharded (its memory figures rest on that), so their in/out
+      // shardings are not read here.
+      if (m.isa(op, "sdy.manual_computation") || m.isa(op, "sdy.named_computation")) return;
       for (uint32_t i = 0; i < m.numResults(op); ++i)
-        if (const TensorSharding *s = resultShardingAttr(m, op, i)) map.values_[m.result(op, i)] = *s;
-      // Loop-carried block arguments hold what the loop results hold.
-      if (opInfo(m, op).dataFlow == DataFlow::Loop)
-        for (uint32_t r = 0; r < m.numRegions(op); ++r)
-          for (BlockId b : m.regions[m.region(op, r)].blocks) {
-            const std::vector<ValueId> &bargs = m.blocks[b].args;
-            for (size_t i = 0; i < bargs.size() && i < m.numResults(op); ++i)
-              if (const TensorSharding *s = resultShardingAttr(m, op, uint32_t(i))) map.values_[bargs[i]] = *s;
-          }
+        if (const TensorSharding *s = valueSharding(m, m.result(op, i))) map.values_[m.result(op, i)] = *s;
+      for (uint32_t r = 0; r < m.numRegions(op); ++r)
+        for (BlockId b : m.regions[m.region(op, r)].blocks)
+          for (ValueId arg : m.blocks[b].args)
+            if (const TensorSharding *s = valueSharding(m, arg)) map.values_[arg] = *s;
     });
   }
   return map;

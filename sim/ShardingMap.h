@@ -1,9 +1,7 @@
 // The sharding of every value as the simulator sees it, indexed by ValueId,
 // plus the meshes they refer to. Read once from a module's annotations
-// (func argument `sdy.sharding`, op `sdy.sharding` per result, the target of
-// `sdy.reshard` / `sdy.sharding_constraint` and the `out_sharding` of sdy
-// collectives); the search then edits it in place and the simulator
-// re-evaluates only what changed.
+// (ir/ValueSharding.h says where each value's sharding is); the search then
+// edits it in place and the simulator re-evaluates only what changed.
 //
 //   sdy.mesh @mesh = <["data"=8]>
 //   func.func @f(%arg0: tensor<64x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>})
@@ -43,8 +41,5 @@ private:
   std::vector<std::optional<TensorSharding>> values_;
   std::map<std::string, Mesh> meshes_;
 };
-
-// The sharding stored on an op result in `m` itself (not in a map).
-const TensorSharding *resultShardingAttr(const Module &m, OpId op, uint32_t i);
 
 }  // namespace autopart

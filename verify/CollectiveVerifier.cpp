@@ -15,7 +15,9 @@
 #include <optional>
 #include <string>
 
-#include "verify/CollectiveAxes.h"
+#include "ir/CollectiveAxes.h"
+#include "ir/ValueSharding.h"
+#include "verify/DimAxisAlgebra.h"
 #include "verify/TensorShardingVerifier.h"
 #include "verify/Verifier.h"
 
@@ -28,14 +30,6 @@ const TensorSharding *shardingAttr(const Module &m, AttrId a) {
                                                                : nullptr;
 }
 
-const TensorSharding *shardingListEntry(const Module &m, OpId op, std::string_view name,
-                                        uint32_t i) {
-  AttrId a = m.attr(op, name);
-  if (a == kNoAttr || m.attrs.kind(a) != AttrKind::ShardingPerValue) return nullptr;
-  const std::vector<TensorSharding> &all = m.attrs.get(a).shardings;
-  return i < all.size() ? &all[i] : nullptr;
-}
-
 bool isManualAxis(const Module &m, OpId manualComputation, const std::string &name) {
   AttrId a = m.attr(manualComputation, "manual_axes");
   if (a == kNoAttr) return false;
@@ -44,49 +38,28 @@ bool isManualAxis(const Module &m, OpId manualComputation, const std::string &na
   return false;
 }
 
-// The sharding a value has where it is defined: a function argument's
-// `sdy.sharding`, a manual computation's in-sharding (less its manual axes,
-// which the body no longer sees), an op's `out_sharding` / `sharding` /
-// `sdy.sharding` entry. Nullopt when it has none.
-std::optional<TensorSharding> valueSharding(const Module &m, ValueId v) {
+// The sharding of a collective's operand: what the value carries, or inside
+// a manual computation's body, its argument's in-sharding less the manual
+// axes, which the body no longer sees.
+std::optional<TensorSharding> localSharding(const Module &m, ValueId v) {
   const ValueInfo &info = m.values[v];
-  auto copy = [](const TensorSharding *s) {
+  OpId owner = info.isBlockArg ? m.regions[m.blocks[info.owner].parent].parent : kNone;
+  if (owner == kNone || !m.isa(owner, "sdy.manual_computation")) {
+    const TensorSharding *s = valueSharding(m, v);
     return s ? std::optional<TensorSharding>(*s) : std::nullopt;
-  };
-  if (info.isBlockArg) {
-    const Block &block = m.blocks[info.owner];
-    OpId owner = m.regions[block.parent].parent;
-    if (owner == kNone) return std::nullopt;
-    if (m.isa(owner, "func.func")) {
-      FuncView f{m, owner};
-      if (f.entry() != info.owner) return std::nullopt;
-      return copy(shardingAttr(m, f.argAttr(info.index, "sdy.sharding")));
-    }
-    if (m.isa(owner, "sdy.manual_computation")) {
-      std::optional<TensorSharding> s =
-          copy(shardingListEntry(m, owner, "in_shardings", info.index));
-      if (!s) return s;
-      auto dropManual = [&](AxisList &axes) {
-        std::erase_if(axes, [&](const AxisRef &a) { return isManualAxis(m, owner, a.name); });
-      };
-      for (DimSharding &d : s->dims) dropManual(d.axes);
-      dropManual(s->replicated);
-      dropManual(s->unreduced);
-      return s;
-    }
-    if (m.isa(owner, "sdy.named_computation"))
-      return copy(shardingListEntry(m, owner, "in_shardings", info.index));
-    // A loop's carried values are sharded as its results.
-    return copy(shardingListEntry(m, owner, "sdy.sharding", info.index));
   }
-  OpId op = info.owner;
-  if (AttrId a = m.attr(op, "out_sharding"); a != kNoAttr) return copy(shardingAttr(m, a));
-  if (m.isa(op, "sdy.sharding_constraint") || m.isa(op, "sdy.reshard") ||
-      m.isa(op, "sdy.data_flow_edge"))
-    return copy(shardingAttr(m, m.attr(op, "sharding")));
-  if (m.isa(op, "sdy.manual_computation") || m.isa(op, "sdy.named_computation"))
-    return copy(shardingListEntry(m, op, "out_shardings", info.index));
-  return copy(shardingListEntry(m, op, "sdy.sharding", info.index));
+  AttrId in = m.attr(owner, "in_shardings");
+  if (in == kNoAttr || m.attrs.kind(in) != AttrKind::ShardingPerValue) return std::nullopt;
+  const std::vector<TensorSharding> &all = m.attrs.get(in).shardings;
+  if (info.index >= all.size()) return std::nullopt;
+  TensorSharding s = all[info.index];
+  auto dropManual = [&](AxisList &axes) {
+    std::erase_if(axes, [&](const AxisRef &a) { return isManualAxis(m, owner, a.name); });
+  };
+  for (DimSharding &d : s.dims) dropManual(d.axes);
+  dropManual(s.replicated);
+  dropManual(s.unreduced);
+  return s;
 }
 
 // Where MLIR places a value's location: its defining op, or for a block
@@ -140,7 +113,7 @@ std::optional<Collective> verifyCollective(VerifyContext &ctx, OpId op,
     c.axes = std::move(*axes);
   }
   ValueId operand = m.operand(op, 0);
-  std::optional<TensorSharding> operandSharding = valueSharding(m, operand);
+  std::optional<TensorSharding> operandSharding = localSharding(m, operand);
   if (!operandSharding && !kind.allowMissingOperandSharding) {
     ctx.opError(op, "collective on operand without sharding");
     return std::nullopt;
@@ -177,9 +150,9 @@ std::optional<Collective> verifyCollective(VerifyContext &ctx, OpId op,
 // The collective's reduction must be the one its operand's unreduced
 // partial values are waiting for.
 bool verifyReductionMatches(VerifyContext &ctx, const Collective &c) {
-  if (c.operand.unreduced.empty() || reductionOf(c.operand) == c.axes.reductionOp) return true;
+  if (c.operand.unreduced.empty() || reductionOf(c.operand) == c.axes.reductionOp()) return true;
   ctx.opError(c.op, "cannot reduce '" + reductionOf(c.operand) + "' unreduced axes. Expected '" +
-                        c.axes.reductionOp + "'.");
+                        c.axes.reductionOp() + "'.");
   return false;
 }
 
@@ -189,10 +162,10 @@ bool verifyReductionMatches(VerifyContext &ctx, const Collective &c) {
 // dimension sharding gives the result's.
 template <typename ApplyFn>
 bool verifyAxesPerDim(VerifyContext &ctx, const Collective &c, ApplyFn apply) {
-  auto emit = [&](const std::string &msg) { ctx.opError(c.op, msg); };
-  AxisList seen;
+  EmitFn emit = [&](const std::string &msg) { ctx.opError(c.op, msg); };
+  AxisRefChecker checker(*c.mesh, emit);
   for (const AxisList &axes : c.axes.perDim)
-    if (!verifyAxisList(axes, *c.mesh, seen, emit)) return false;
+    if (!checker.addList(axes)) return false;
   if (c.result->rank() != c.axes.perDim.size()) {
     emit("result sharding has rank " + std::to_string(c.result->rank()) +
          " but collective axes has rank " + std::to_string(c.axes.perDim.size()));
@@ -202,7 +175,7 @@ bool verifyAxesPerDim(VerifyContext &ctx, const Collective &c, ApplyFn apply) {
     std::optional<AxisList> expected = apply(c.operand.dims[d].axes, c.axes.perDim[d], d);
     if (!expected) return false;
     if (*expected != c.result->dims[d].axes) {
-      emit("result sharding doesn't match expected sharding " + axisListBrackets(*expected) +
+      emit("result sharding doesn't match expected sharding " + axisListStr(*expected, "[]") +
            " on dimension " + std::to_string(d));
       return false;
     }
@@ -295,9 +268,8 @@ bool verifySortedAxes(VerifyContext &ctx, const Collective &c, std::string_view 
     ctx.opError(c.op, std::string(what) + " axes are not ordered w.r.t. mesh");
     return false;
   }
-  AxisList seen;
-  return verifyAxisList(c.axes.axes, *c.mesh, seen,
-                        [&](const std::string &msg) { ctx.opError(c.op, msg); });
+  EmitFn emit = [&](const std::string &msg) { ctx.opError(c.op, msg); };
+  return AxisRefChecker(*c.mesh, emit).addList(c.axes.axes);
 }
 
 void verifyAllReduce(VerifyContext &ctx, OpId op) {
@@ -404,7 +376,7 @@ void verifyCollectivePermute(VerifyContext &ctx, OpId op) {
 void verifyAllToAll(VerifyContext &ctx, OpId op) {
   std::optional<Collective> c = verifyCollective(ctx, op, {"params"});
   if (!c) return;
-  auto emit = [&](const std::string &msg) { ctx.opError(op, msg); };
+  EmitFn emit = [&](const std::string &msg) { ctx.opError(op, msg); };
   const std::vector<AllToAllParam> &params = c->axes.params;
   if (params.empty()) {
     emit("parameter list is empty");
@@ -414,10 +386,10 @@ void verifyAllToAll(VerifyContext &ctx, OpId op) {
   TypeId type = m.type(m.result(op));
   int64_t rank = m.types.isTensor(type) ? m.types.rank(type) : 0;
   std::vector<bool> seenDims(size_t(rank), false);
-  AxisList seen;
+  AxisRefChecker checker(*c->mesh, emit);
   int64_t prevSrc = -1;
   for (const AllToAllParam &p : params) {
-    if (!verifyAxisList(p.axes, *c->mesh, seen, emit)) return;
+    if (!checker.addList(p.axes)) return;
     for (auto [dim, name] : {std::pair(p.srcDim, "source"), std::pair(p.tgtDim, "target")})
       if (dim < 0 || dim >= rank) {
         emit(std::string(name) + " dimension " + std::to_string(dim) + " is out of range [0, " +
@@ -441,7 +413,7 @@ void verifyAllToAll(VerifyContext &ctx, OpId op) {
   if (size_t(rank) != c->result->rank()) return;
   auto matches = [&](int64_t dim, const AxisList &expected) {
     if (expected == c->result->dims[size_t(dim)].axes) return true;
-    emit("result sharding doesn't match expected sharding " + axisListBrackets(expected) +
+    emit("result sharding doesn't match expected sharding " + axisListStr(expected, "[]") +
          " on dimension " + std::to_string(dim));
     return false;
   };

@@ -4,6 +4,8 @@
 #include <map>
 #include <vector>
 
+#include "ir/MeshLookup.h"
+#include "ir/ValueSharding.h"
 #include "verify/TensorShardingVerifier.h"
 
 namespace autopart {
@@ -170,17 +172,9 @@ private:
 
 }  // namespace
 
-const Mesh *VerifyContext::meshNamed(std::string_view name) const {
-  OpId op = m.lookupSymbol(name);
-  if (op == kNone || !m.isa(op, "sdy.mesh")) return nullptr;
-  AttrId a = m.attr(op, "mesh");
-  if (a == kNoAttr || m.attrs.kind(a) != AttrKind::Mesh) return nullptr;
-  return m.attrs.get(a).mesh.get();
-}
+const Mesh *VerifyContext::meshNamed(std::string_view name) const { return autopart::meshNamed(m, name); }
 
-const Mesh *VerifyContext::mesh(const TensorSharding &s) const {
-  return s.inlineMesh ? &*s.inlineMesh : meshNamed(s.meshName);
-}
+const Mesh *VerifyContext::mesh(const TensorSharding &s) const { return shardingMesh(m, s); }
 
 void VerifyContext::opError(OpId op, std::string_view msg) {
   std::string text = "'";
@@ -196,24 +190,7 @@ void VerifyContext::note(OpId op, std::string msg) {
   diags.emit(Severity::Note, m, op, std::move(msg));
 }
 
-const TensorSharding *VerifyContext::sharding(ValueId v) const {
-  const ValueInfo &info = m.values[v];
-  if (info.isBlockArg) {
-    OpId owner = m.regions[m.blocks[info.owner].parent].parent;
-    if (owner == kNone || !m.isa(owner, "func.func")) return nullptr;
-    AttrId a = FuncView{m, owner}.argAttr(info.index, "sdy.sharding");
-    return a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding ? m.attrs.get(a).sharding.get()
-                                                                  : nullptr;
-  }
-  OpId op = info.owner;
-  for (std::string_view name : {"sharding", "out_sharding"})
-    if (AttrId a = m.attr(op, name); a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding)
-      return m.attrs.get(a).sharding.get();
-  AttrId a = m.attr(op, "sdy.sharding");
-  if (a == kNoAttr || m.attrs.kind(a) != AttrKind::ShardingPerValue) return nullptr;
-  const std::vector<TensorSharding> &all = m.attrs.get(a).shardings;
-  return info.index < all.size() ? &all[info.index] : nullptr;
-}
+const TensorSharding *VerifyContext::sharding(ValueId v) const { return valueSharding(m, v); }
 
 uint32_t VerifyContext::useCount(ValueId v) {
   if (uses_.empty()) {

@@ -44,9 +44,7 @@ public:
   const Mesh *mesh(const TensorSharding &s) const;
   const Mesh *meshNamed(std::string_view name) const;
 
-  // The sharding a value carries (a function argument's `sdy.sharding`,
-  // the entry of its op's `sdy.sharding`, a constraint's or reshard's
-  // sharding), null when it has none.
+  // The sharding a value carries (ir/ValueSharding.h), null when it has none.
   const TensorSharding *sharding(ValueId v) const;
   // How many operands of the module read `v` (counted once per module, on
   // first use).

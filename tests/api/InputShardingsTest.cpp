@@ -55,6 +55,24 @@ TEST(InputShardingsTest, MapRenamesAxesOfEqualSize) {
   EXPECT_NE(o.notes[0].line.find("x -> data, y -> model"), std::string::npos);
 }
 
+TEST(InputShardingsTest, MapRenamesCollectiveAxesAndRemovesSizeOneAxes) {
+  const char *program = R"(sdy.mesh @mesh = <["u"=1, "x"=2, "y"=4]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"u", "x"}, {"y"}]>}) -> tensor<8x8xf32> {
+  %0 = sdy.all_gather [{"u", "x"}, {}] %arg0 out_sharding=<@mesh, [{}, {"y"}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+)";
+  Outcome o = reconcile(program, mesh({{"data", 2}, {"model", 4}}), InputShardingPolicy::Map);
+  ASSERT_TRUE(o.ok) << o.errors;
+  EXPECT_NE(o.text.find("sdy.all_gather [{\"data\"}, {}] %arg0 out_sharding=<@mesh, [{}, {\"model\"}]>"),
+            std::string::npos)
+      << o.text;
+  EXPECT_NE(o.text.find("#sdy.sharding<@mesh, [{\"data\"}, {\"model\"}]>"), std::string::npos) << o.text;
+  ASSERT_EQ(o.notes.size(), 1u);
+  EXPECT_NE(o.notes[0].line.find("u -> (size 1, removed), x -> data, y -> model"), std::string::npos)
+      << o.notes[0].line;
+}
+
 TEST(InputShardingsTest, MapNeedsAnAxisOfEachSize) {
   Outcome o = reconcile(kProgram, mesh({{"data", 2}, {"model", 2}}), InputShardingPolicy::Map);
   EXPECT_FALSE(o.ok);

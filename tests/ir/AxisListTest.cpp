@@ -47,5 +47,16 @@ TEST(AxisList, AppendOrMergeJoinsAbuttingSubAxes) {
   EXPECT_EQ(k.size(), 2u);
 }
 
+TEST(AxisList, MeshOrderIsAxisIndexThenMajorSubAxesFirst) {
+  Mesh m = mesh({{"x", 8}, {"y", 2}});
+  AxisList l = {full("y"), sub("x", 4, 2), sub("x", 1, 2)};
+  EXPECT_FALSE(isSortedByMesh(l, m));
+  sortByMesh(l, m);
+  EXPECT_EQ(l, AxisList({sub("x", 1, 2), sub("x", 4, 2), full("y")}));
+  EXPECT_TRUE(isSortedByMesh(l, m));
+  EXPECT_EQ(axisListStr(l), R"({"x":(1)2, "x":(4)2, "y"})");
+  EXPECT_EQ(axisListStr(l, "[]"), R"(["x":(1)2, "x":(4)2, "y"])");
+}
+
 }  // namespace
 }  // namespace autopart

@@ -49,5 +49,15 @@ TEST(ShardingWalkTest, RewritesOnlyWhatChanged) {
   EXPECT_NE(text.find("sdy.sharding_constraint %arg0 <@mesh, [{\"y\"}]>"), std::string::npos) << text;
 }
 
+TEST(ShardingWalkTest, VisitsTheShardingsOfOneAttribute) {
+  std::unique_ptr<Module> m = testing::parse(kProgram);
+  ASSERT_TRUE(m);
+  OpId call = testing::opsNamed(*m, "stablehlo.custom_call")[0];
+  std::vector<std::string> seen;
+  forEachShardingIn(*m, m->attr(call, "sdy.sharding"), [&](const TensorSharding &s) { seen.push_back(s.strBody()); });
+  EXPECT_EQ(seen, (std::vector<std::string>{"<@mesh, [{}]>", "<@mesh, [{\"x\"}]>"}));
+  forEachShardingIn(*m, kNoAttr, [&](const TensorSharding &) { ADD_FAILURE(); });
+}
+
 }  // namespace
 }  // namespace autopart

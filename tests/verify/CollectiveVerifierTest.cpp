@@ -1,21 +1,14 @@
 // The collective checks on small programs (each case one Shardy rule, by its
-// message and line), and the axes reading and algebra they rest on.
-#include "verify/CollectiveAxes.h"
+// message and line), and the axis-list algebra they rest on.
+#include "verify/DimAxisAlgebra.h"
 #include "verify/Verifier.h"
 
-#include "tests/TestUtil.h"
+#include "tests/verify/VerifyTestUtil.h"
 
 namespace autopart {
 namespace {
 
-std::string verifyError(const std::string &text) {
-  std::unique_ptr<Module> m = testing::parse(text);
-  if (!m) return "<parse error>";
-  Diagnostics diags;
-  bool ok = verifyModule(*m, diags);
-  EXPECT_EQ(ok, !diags.hasErrors());
-  return diags.errorText();
-}
+using testing::verifyError;
 
 // A program applying `op` to an argument sharded `argSharding` on `mesh`.
 std::string program(const std::string &mesh, const std::string &argSharding,
@@ -26,42 +19,19 @@ std::string program(const std::string &mesh, const std::string &argSharding,
          " : tensor<16x8xf32>\n  return %0 : tensor<16x8xf32>\n}";
 }
 
-TEST(CollectiveAxesTest, ReadsTheThreeForms) {
-  std::optional<CollectiveAxes> perDim = parseCollectiveAxes(R"([{}, {"x":(1)2, "y"}])");
-  ASSERT_TRUE(perDim);
-  ASSERT_EQ(perDim->perDim.size(), 2u);
-  EXPECT_TRUE(perDim->perDim[0].empty());
-  EXPECT_EQ(axisListBrackets(perDim->perDim[1]), R"(["x":(1)2, "y"])");
-  EXPECT_EQ(perDim->reductionOp, "sum");
-
-  std::optional<CollectiveAxes> flat = parseCollectiveAxes(R"(max {"x"})");
-  ASSERT_TRUE(flat);
-  EXPECT_EQ(flat->reductionOp, "max");
-  EXPECT_EQ(axisListBrackets(flat->axes), R"(["x"])");
-
-  std::optional<CollectiveAxes> params = parseCollectiveAxes(R"([{"x"}: 1->0, {"y"}: 2->-1])");
-  ASSERT_TRUE(params);
-  ASSERT_EQ(params->params.size(), 2u);
-  EXPECT_EQ(params->params[1].srcDim, 2);
-  EXPECT_EQ(params->params[1].tgtDim, -1);
-
-  EXPECT_FALSE(parseCollectiveAxes(R"([{"x"}: 1->0, {"y"}])"));
-  EXPECT_FALSE(parseCollectiveAxes(R"({"x")"));
-}
-
-TEST(CollectiveAxesTest, GathersTheMinorEndAndSlicesByMerging) {
+TEST(DimAxisAlgebraTest, GathersTheMinorEndAndSlicesByMerging) {
   Mesh mesh{{{"x", 8}, {"y", 2}}, {}};
   AxisRef bad;
   std::optional<AxisList> gathered =
       gatherAlongDim({AxisRef{"y"}, AxisRef{"x"}}, {AxisRef{"x", 2, 4}}, mesh, bad);
   ASSERT_TRUE(gathered);
-  EXPECT_EQ(axisListBrackets(*gathered), R"(["y", "x":(1)2])");
+  EXPECT_EQ(axisListStr(*gathered, "[]"), R"(["y", "x":(1)2])");
   // "x":(2)2 ends at 4, not where "x" does.
   EXPECT_FALSE(gatherAlongDim({AxisRef{"x"}}, {AxisRef{"x", 2, 2}}, mesh, bad));
   EXPECT_EQ(bad.str(), R"("x":(2)2)");
-  EXPECT_EQ(axisListBrackets(sliceAlongDim({AxisRef{"x", 1, 2}}, {AxisRef{"x", 2, 2}}, mesh)),
+  EXPECT_EQ(axisListStr(sliceAlongDim({AxisRef{"x", 1, 2}}, {AxisRef{"x", 2, 2}}, mesh), "[]"),
             R"(["x":(1)4])");
-  EXPECT_EQ(axisListBrackets(sliceAlongDim({AxisRef{"x", 1, 2}}, {AxisRef{"x", 4, 2}}, mesh)),
+  EXPECT_EQ(axisListStr(sliceAlongDim({AxisRef{"x", 1, 2}}, {AxisRef{"x", 4, 2}}, mesh), "[]"),
             R"(["x":(1)2, "x":(4)2])");
 }
 

@@ -2,19 +2,12 @@
 // Shardy rule, by its message and line.
 #include "verify/Verifier.h"
 
-#include "tests/TestUtil.h"
+#include "tests/verify/VerifyTestUtil.h"
 
 namespace autopart {
 namespace {
 
-std::string verifyError(const std::string &text) {
-  std::unique_ptr<Module> m = testing::parse(text);
-  if (!m) return "<parse error>";
-  Diagnostics diags;
-  bool ok = verifyModule(*m, diags);
-  EXPECT_EQ(ok, !diags.hasErrors());
-  return diags.errorText();
-}
+using testing::verifyError;
 
 // A manual computation over mesh ["a"=2, "b"=2] with the given shardings,
 // manual axes and body argument / result type.

@@ -2,22 +2,13 @@
 // message and the line it is reported at.
 #include "verify/Verifier.h"
 
+#include "tests/verify/VerifyTestUtil.h"
 #include "verify/DeviceCount.h"
-
-#include "tests/TestUtil.h"
 
 namespace autopart {
 namespace {
 
-// The single error of verifying `text`, "" when it verifies.
-std::string verifyError(const std::string &text) {
-  std::unique_ptr<Module> m = testing::parse(text);
-  if (!m) return "<parse error>";
-  Diagnostics diags;
-  bool ok = verifyModule(*m, diags);
-  EXPECT_EQ(ok, !diags.hasErrors());
-  return diags.errorText();
-}
+using testing::verifyError;
 
 TEST(VerifierTest, AcceptsValidShardings) {
   EXPECT_EQ(verifyError(R"(

@@ -1,9 +1,7 @@
-#include "verify/CollectiveAxes.h"
+#include "ir/CollectiveAxes.h"
 
-#include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <tuple>
 
 namespace autopart {
 
@@ -40,12 +38,14 @@ public:
       ++i_;
     return s_.substr(b, i_ - b);
   }
+  // Negative dimensions are read, so that the verifier can name them.
   bool integer(int64_t &v) {
     skipWs();
     size_t b = i_;
     if (i_ < s_.size() && s_[i_] == '-') ++i_;
     while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
-    return std::from_chars(s_.data() + b, s_.data() + i_, v).ec == std::errc();
+    auto [end, ec] = std::from_chars(s_.data() + b, s_.data() + i_, v);
+    return ec == std::errc() && end == s_.data() + i_;
   }
   // `"name"` or `"name":(pre)size`.
   bool axis(AxisRef &a) {
@@ -56,9 +56,7 @@ public:
     a.name = std::string(s_.substr(b, i_ - b));
     ++i_;
     size_t save = i_;
-    if (consume(':') && consume('(')) {
-      return integer(a.preSize) && consume(')') && integer(a.subSize);
-    }
+    if (consume(':') && consume('(')) return integer(a.preSize) && consume(')') && integer(a.subSize);
     i_ = save;
     return true;
   }
@@ -84,11 +82,47 @@ private:
 
 }  // namespace
 
+CollectiveAxes CollectiveAxes::ofDims(std::string reduction, std::vector<AxisList> dims) {
+  CollectiveAxes out;
+  out.reduction = std::move(reduction);
+  out.perDim = std::move(dims);
+  return out;
+}
+
+CollectiveAxes CollectiveAxes::ofParams(std::vector<AllToAllParam> params) {
+  CollectiveAxes out;
+  out.params = std::move(params);
+  return out;
+}
+
+bool CollectiveAxes::allEmpty() const {
+  for (const AxisList &d : perDim)
+    if (!d.empty()) return false;
+  return true;
+}
+
+std::string CollectiveAxes::str() const {
+  std::string out = reduction.empty() ? "" : reduction + " ";
+  if (!bracketed) return out + axisListStr(axes);
+  out += '[';
+  for (size_t i = 0; i < perDim.size(); ++i) {
+    if (i) out += ", ";
+    out += axisListStr(perDim[i]);
+  }
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (i) out += ", ";
+    out += axisListStr(params[i].axes) + ": " + std::to_string(params[i].srcDim) + "->" +
+           std::to_string(params[i].tgtDim);
+  }
+  return out + ']';
+}
+
 std::optional<CollectiveAxes> parseCollectiveAxes(std::string_view text) {
   AxesReader r(text);
   CollectiveAxes out;
-  if (std::isalpha(static_cast<unsigned char>(r.peek()))) out.reductionOp = std::string(r.word());
+  if (std::isalpha(static_cast<unsigned char>(r.peek()))) out.reduction = std::string(r.word());
   if (r.peek() == '{') {
+    out.bracketed = false;
     if (!r.axisList(out.axes) || !r.atEnd()) return std::nullopt;
     return out;
   }
@@ -108,76 +142,6 @@ std::optional<CollectiveAxes> parseCollectiveAxes(std::string_view text) {
   if (!r.consume(']') || !r.atEnd()) return std::nullopt;
   // A list is either all parameters or all dimensions.
   if (!out.params.empty() && !out.perDim.empty()) return std::nullopt;
-  return out;
-}
-
-std::string axisListBrackets(const AxisList &axes) {
-  std::string s = "[";
-  for (size_t i = 0; i < axes.size(); ++i) {
-    if (i) s += ", ";
-    s += axes[i].str();
-  }
-  return s + "]";
-}
-
-bool verifyAxisList(const AxisList &axes, const Mesh &mesh, AxisList &seen,
-                    const std::function<void(const std::string &)> &emit) {
-  const AxisRef *prev = nullptr;
-  for (const AxisRef &a : axes) {
-    if (mesh.axisIndex(a.name) < 0) {
-      emit("unknown axis name: \"" + a.name + "\"");
-      return false;
-    }
-    if (std::find(seen.begin(), seen.end(), a) != seen.end()) {
-      emit("duplicate axis ref: " + a.str());
-      return false;
-    }
-    seen.push_back(a);
-    // "x":(1)2, "x":(2)2 is "x":(1)4 (or "x") written in two pieces.
-    if (prev && prev->isSubAxis() && a.isSubAxis() && prev->name == a.name &&
-        prev->preSize * prev->subSize == a.preSize) {
-      emit("two consecutive sub-axes can be merged: " + prev->str() + ", " + a.str());
-      return false;
-    }
-    prev = &a;
-  }
-  return true;
-}
-
-bool isSortedByMesh(const AxisList &axes, const Mesh &mesh) {
-  auto key = [&](const AxisRef &a) {
-    return std::tuple(mesh.axisIndex(a.name), axisStart(a), a.size(mesh));
-  };
-  for (size_t i = 1; i < axes.size(); ++i)
-    if (key(axes[i]) < key(axes[i - 1])) return false;
-  return true;
-}
-
-bool isAxisSuffixOf(const AxisRef &axis, const AxisRef &of, const Mesh &mesh) {
-  return axis.name == of.name && axisEnd(axis, mesh) == axisEnd(of, mesh) &&
-         axisStart(axis) >= axisStart(of);
-}
-
-std::optional<AxisList> gatherAlongDim(const AxisList &dim, const AxisList &gathering,
-                                       const Mesh &mesh, AxisRef &bad) {
-  AxisList out = dim;
-  for (auto it = gathering.rbegin(); it != gathering.rend(); ++it) {
-    if (out.empty() || !isAxisSuffixOf(*it, out.back(), mesh)) {
-      bad = *it;
-      return std::nullopt;
-    }
-    AxisRef last = out.back();
-    out.pop_back();
-    // Gathering the minor part of an axis leaves its major part sharded.
-    if (axisStart(*it) > axisStart(last))
-      out.push_back(makeAxis(last.name, axisStart(last), axisStart(*it) / axisStart(last), mesh));
-  }
-  return out;
-}
-
-AxisList sliceAlongDim(const AxisList &dim, const AxisList &slicing, const Mesh &mesh) {
-  AxisList out = dim;
-  for (const AxisRef &a : slicing) appendOrMerge(out, a, mesh);
   return out;
 }
 
