@@ -2,56 +2,14 @@
 
 #include <algorithm>
 
+#include "ir/ShardingWalk.h"
+
 namespace autopart::fuzz {
 
 
 
 
 
-
-// Walks the shardings inside attribute `a` in order; `fn` may edit the one
-// it is given (returning true), and the attribute is then rebuilt. Depth 0
-// arrays and sharding lists number the slots.
-AttrId walkAttr(Module &m, AttrId a, int depth, size_t slot,
-                const std::function<bool(size_t slot, TensorSharding &)> &fn) {
-  if (a == kNoAttr) return a;
-  switch (m.attrs.kind(a)) {
-  case AttrKind::Sharding: {
-    TensorSharding t = *m.attrs.get(a).sharding;
-    return fn(slot, t) ? m.attrs.sharding(std::move(t)) : a;
-  }
-  case AttrKind::ShardingPerValue: {
-    std::vector<TensorSharding> all = m.attrs.get(a).shardings;
-    bool any = false;
-    for (size_t i = 0; i < all.size(); ++i) any |= fn(depth == 0 ? i : slot, all[i]);
-    return any ? m.attrs.shardingPerValue(std::move(all)) : a;
-  }
-  case AttrKind::Array: {
-    std::vector<AttrId> elems = m.attrs.get(a).elems;
-    bool any = false;
-    for (size_t i = 0; i < elems.size(); ++i) {
-      AttrId n = walkAttr(m, elems[i], depth + 1, depth == 0 ? i : slot, fn);
-      any |= n != elems[i];
-      elems[i] = n;
-    }
-    return any ? m.attrs.array(std::move(elems)) : a;
-  }
-  case AttrKind::Dict: {
-    const AttrStorage &s = m.attrs.get(a);
-    std::vector<std::pair<NameId, AttrId>> entries;
-    for (size_t i = 0; i < s.keys.size(); ++i) entries.emplace_back(s.keys[i], s.elems[i]);
-    bool any = false;
-    for (auto &[k, v] : entries) {
-      AttrId n = walkAttr(m, v, depth + 1, slot, fn);
-      any |= n != v;
-      v = n;
-    }
-    return any ? m.attrs.dict(std::move(entries)) : a;
-  }
-  default:
-    return a;
-  }
-}
 
 bool insideManualComputation(const Module &m, OpId op) {
   for (OpId p = m.parentOp(op); p != kNone; p = m.parentOp(p))
@@ -91,7 +49,7 @@ std::vector<Site> collectSites(Module &m) {
     for (const NamedAttr &na : std::vector<NamedAttr>(m.attributes(op).begin(), m.attributes(op).end())) {
       std::string_view attr = m.names.str(na.name);
       size_t ordinal = 0;
-      walkAttr(m, na.value, 0, 0, [&](size_t slot, TensorSharding &t) {
+      rewriteShardingsIn(m, na.value, [&](size_t slot, TensorSharding &t) {
         Site s;
         s.sharding = t;
         s.op = op;
@@ -112,7 +70,7 @@ std::vector<Site> collectSites(Module &m) {
 void writeSite(Module &m, const Site &s, const TensorSharding &value) {
   std::string name(m.names.str(s.attr));
   size_t seen = 0;
-  AttrId n = walkAttr(m, m.attr(s.op, name), 0, 0, [&](size_t, TensorSharding &t) {
+  AttrId n = rewriteShardingsIn(m, m.attr(s.op, name), [&](size_t, TensorSharding &t) {
     if (seen++ != s.ordinal) return false;
     t = value;
     return true;

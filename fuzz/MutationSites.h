@@ -42,9 +42,6 @@ struct Site {
   std::string where;
 };
 
-AttrId walkAttr(Module &m, AttrId a, int depth, size_t slot,
-                const std::function<bool(size_t slot, TensorSharding &)> &fn);
-
 bool insideManualComputation(const Module &m, OpId op);
 
 TypeId siteType(const Module &m, OpId op, std::string_view attr, size_t slot);

@@ -26,33 +26,29 @@ void visitAttr(const Module &m, AttrId a, const std::function<void(const TensorS
 }
 
 // The attribute `a` with its shardings edited by `fn` (the same id when
-// none changed); `changed` counts the edits.
-AttrId rewriteAttr(Module &m, AttrId a, const std::function<bool(TensorSharding &)> &fn, size_t &changed) {
+// none changed). The outermost array or sharding list numbers the slots:
+// `arg_attrs` entry i, or the sharding of result i.
+AttrId rewriteAttr(Module &m, AttrId a, int depth, size_t slot,
+                   const std::function<bool(size_t, TensorSharding &)> &fn) {
   if (a == kNoAttr) return a;
   switch (m.attrs.kind(a)) {
   case AttrKind::Sharding: {
     TensorSharding t = *m.attrs.get(a).sharding;
-    if (!fn(t)) return a;
-    ++changed;
-    return m.attrs.sharding(std::move(t));
+    return fn(slot, t) ? m.attrs.sharding(std::move(t)) : a;
   }
   case AttrKind::ShardingPerValue: {
     std::vector<TensorSharding> all = m.attrs.get(a).shardings;
     bool any = false;
-    for (TensorSharding &t : all)
-      if (fn(t)) {
-        any = true;
-        ++changed;
-      }
+    for (size_t i = 0; i < all.size(); ++i) any |= fn(depth == 0 ? i : slot, all[i]);
     return any ? m.attrs.shardingPerValue(std::move(all)) : a;
   }
   case AttrKind::Array: {
     std::vector<AttrId> elems = m.attrs.get(a).elems;
     bool any = false;
-    for (AttrId &e : elems) {
-      AttrId n = rewriteAttr(m, e, fn, changed);
-      any |= n != e;
-      e = n;
+    for (size_t i = 0; i < elems.size(); ++i) {
+      AttrId n = rewriteAttr(m, elems[i], depth + 1, depth == 0 ? i : slot, fn);
+      any |= n != elems[i];
+      elems[i] = n;
     }
     return any ? m.attrs.array(std::move(elems)) : a;
   }
@@ -62,7 +58,7 @@ AttrId rewriteAttr(Module &m, AttrId a, const std::function<bool(TensorSharding 
     for (size_t i = 0; i < s.keys.size(); ++i) entries.emplace_back(s.keys[i], s.elems[i]);
     bool any = false;
     for (auto &[k, v] : entries) {
-      AttrId n = rewriteAttr(m, v, fn, changed);
+      AttrId n = rewriteAttr(m, v, depth + 1, slot, fn);
       any |= n != v;
       v = n;
     }
@@ -74,6 +70,10 @@ AttrId rewriteAttr(Module &m, AttrId a, const std::function<bool(TensorSharding 
 }
 
 }  // namespace
+
+AttrId rewriteShardingsIn(Module &m, AttrId a, const std::function<bool(size_t, TensorSharding &)> &fn) {
+  return rewriteAttr(m, a, 0, 0, fn);
+}
 
 void forEachShardingIn(const Module &m, AttrId a, const std::function<void(const TensorSharding &)> &fn) {
   visitAttr(m, a, fn);
@@ -94,7 +94,11 @@ size_t rewriteShardings(Module &m, const std::function<bool(TensorSharding &)> &
     // Collected first: setAttr may reorder the op's attribute list.
     std::vector<std::pair<std::string, AttrId>> edits;
     for (const NamedAttr &a : m.attributes(op)) {
-      AttrId n = rewriteAttr(m, a.value, fn, changed);
+      AttrId n = rewriteAttr(m, a.value, 0, 0, [&](size_t, TensorSharding &t) {
+        bool edited = fn(t);
+        changed += edited;
+        return edited;
+      });
       if (n != a.value) edits.emplace_back(std::string(m.names.str(a.name)), n);
     }
     for (auto &[name, value] : edits) m.setAttr(op, name, value);

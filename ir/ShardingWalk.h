@@ -21,6 +21,12 @@ void forEachSharding(const Module &m, const std::function<void(OpId, const Tenso
 // The shardings inside one attribute (through arrays and dictionaries).
 void forEachShardingIn(const Module &m, AttrId a, const std::function<void(const TensorSharding &)> &fn);
 
+// The attribute `a` with `fn`'s edits of the shardings inside it (the same
+// id when it changed none). `fn` also gets the slot: the index in the
+// outermost array or sharding list (`arg_attrs` entry i, result i's
+// sharding), 0 for a lone sharding.
+AttrId rewriteShardingsIn(Module &m, AttrId a, const std::function<bool(size_t slot, TensorSharding &)> &fn);
+
 // Lets `fn` edit each sharding in place (it returns true when it changed
 // it) and stores the edited ones back. Returns how many it changed.
 size_t rewriteShardings(Module &m, const std::function<bool(TensorSharding &)> &fn);
