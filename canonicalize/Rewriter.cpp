@@ -61,13 +61,19 @@ const Mesh *Rewriter::mesh(const TensorSharding &s) {
   return found;
 }
 
-OpId Rewriter::createBefore(OpId before, std::string_view name, const std::vector<ValueId> &operands,
-                            const std::vector<TypeId> &resultTypes, const std::vector<NamedAttr> &attrs) {
+OpId Rewriter::createAt(OpId near, std::string_view name, const std::vector<ValueId> &operands,
+                        const std::vector<TypeId> &resultTypes, const std::vector<NamedAttr> &attrs) {
   OpId op = m.createOp(name, operands, resultTypes, attrs);
   // New ops point at the source of the op they stand in for, so diagnostics
   // on them (the verifier's) land somewhere meaningful.
-  m.ops[op].srcOffset = m.ops[before].srcOffset;
-  m.ops[op].loc = m.ops[before].loc;
+  m.ops[op].srcOffset = m.ops[near].srcOffset;
+  m.ops[op].loc = m.ops[near].loc;
+  return op;
+}
+
+OpId Rewriter::createBefore(OpId before, std::string_view name, const std::vector<ValueId> &operands,
+                            const std::vector<TypeId> &resultTypes, const std::vector<NamedAttr> &attrs) {
+  OpId op = createAt(before, name, operands, resultTypes, attrs);
   moveBefore(op, before);
   addUses(op);
   enqueue(op);
@@ -86,9 +92,7 @@ void Rewriter::placeAfter(OpId op, OpId after) {
 
 OpId Rewriter::createAfter(OpId after, std::string_view name, const std::vector<ValueId> &operands,
                            const std::vector<TypeId> &resultTypes, const std::vector<NamedAttr> &attrs) {
-  OpId op = m.createOp(name, operands, resultTypes, attrs);
-  m.ops[op].srcOffset = m.ops[after].srcOffset;
-  m.ops[op].loc = m.ops[after].loc;
+  OpId op = createAt(after, name, operands, resultTypes, attrs);
   placeAfter(op, after);
   addUses(op);
   enqueue(op);

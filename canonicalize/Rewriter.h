@@ -77,6 +77,9 @@ public:
   void clearChanged() { changed_ = false; }
 
 private:
+  // A detached op at the source position of `near`.
+  OpId createAt(OpId near, std::string_view name, const std::vector<ValueId> &operands,
+                const std::vector<TypeId> &resultTypes, const std::vector<NamedAttr> &attrs);
   void addUses(OpId op);
   void dropUses(OpId op);
   void noteEdited(BlockId block) { positionsValid_[block] = false; changed_ = true; }
