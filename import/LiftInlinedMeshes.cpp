@@ -1,0 +1,112 @@
+#include "import/LiftInlinedMeshes.h"
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "ir/Pass.h"
+#include "ir/ShardingWalk.h"
+
+namespace autopart {
+
+namespace {
+
+class Lifter {
+public:
+  explicit Lifter(Module &m) : m_(m), body_(m.regions[m.region(m.top, 0)].blocks.front()) {}
+
+  size_t run() {
+    for (OpId op : m_.blocks[body_].ops)
+      if (AttrId a = m_.attr(op, "sym_name"); a != kNoAttr) used_.insert(std::string(m_.attrs.stringValue(a)));
+    OpId lastMesh = kNone;
+    for (OpId op : std::vector<OpId>(m_.blocks[body_].ops)) {
+      if (!m_.isa(op, "sdy.mesh")) continue;
+      AttrId meshAttr = m_.attr(op, "mesh");
+      if (meshAttr == kNoAttr || m_.attrs.kind(meshAttr) != AttrKind::Mesh) continue;
+      const Mesh &mesh = *m_.attrs.get(meshAttr).mesh;
+      std::string name(m_.attrs.stringValue(m_.attr(op, "sym_name")));
+      if (const std::string *first = find(mesh)) {
+        renamed_[name] = *first;
+        used_.erase(name);
+        m_.eraseOp(op);
+        continue;
+      }
+      known_.push_back({mesh, name});
+      lastMesh = op;
+    }
+    // New meshes follow the existing ones (or open the module), in order.
+    insertBefore_ = kNone;
+    const std::vector<OpId> &ops = m_.blocks[body_].ops;
+    if (lastMesh == kNone) {
+      insertBefore_ = ops.empty() ? kNone : ops.front();
+    } else {
+      for (size_t i = 0; i < ops.size(); ++i)
+        if (ops[i] == lastMesh) insertBefore_ = i + 1 < ops.size() ? ops[i + 1] : kNone;
+    }
+    return rewriteShardings(m_, [&](TensorSharding &s) { return lift(s); });
+  }
+
+private:
+  Module &m_;
+  BlockId body_;
+  std::vector<std::pair<Mesh, std::string>> known_;
+  std::map<std::string, std::string> renamed_;
+  std::set<std::string> used_;
+  OpId insertBefore_ = kNone;
+
+  const std::string *find(const Mesh &mesh) const {
+    for (const auto &[known, name] : known_)
+      if (known == mesh) return &name;
+    return nullptr;
+  }
+
+  std::string uniqueName(const std::string &base) {
+    if (!used_.count(base)) return base;
+    for (int i = 0;; ++i) {
+      std::string candidate = base + "_" + std::to_string(i);
+      if (!used_.count(candidate)) return candidate;
+    }
+  }
+
+  const std::string &addMesh(const Mesh &mesh) {
+    std::string base = mesh.isMaximal() ? "maximal_mesh_" + std::to_string(mesh.deviceIds.front())
+                       : mesh.axes.empty() ? std::string("empty_mesh")
+                                           : std::string("mesh");
+    std::string name = uniqueName(base);
+    used_.insert(name);
+    OpId op = m_.createOp("sdy.mesh", {}, {},
+                          {{m_.names.get("mesh"), m_.attrs.mesh(mesh)}, {m_.names.get("sym_name"), m_.attrs.string(name)}});
+    m_.insertOp(body_, op, insertBefore_);
+    known_.push_back({mesh, name});
+    return known_.back().second;
+  }
+
+  bool lift(TensorSharding &s) {
+    if (s.inlineMesh) {
+      const std::string *name = find(*s.inlineMesh);
+      s.meshName = name ? *name : addMesh(*s.inlineMesh);
+      s.inlineMesh.reset();
+      return true;
+    }
+    auto it = renamed_.find(s.meshName);
+    if (it == renamed_.end()) return false;
+    s.meshName = it->second;
+    return true;
+  }
+};
+
+PassRegistration reg("sdy-lift-inlined-meshes",
+                     "Replace inlined meshes in shardings by sdy.mesh symbols and merge identical meshes",
+                     [](Module &m, const PassOptions &, Diagnostics &) {
+                       liftInlinedMeshes(m);
+                       return true;
+                     });
+
+}  // namespace
+
+size_t liftInlinedMeshes(Module &m) {
+  if (m.top == kNone) return 0;
+  return Lifter(m).run();
+}
+
+}  // namespace autopart
