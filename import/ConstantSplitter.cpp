@@ -3,7 +3,13 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <algorithm>
+#include <memory>
+#include <optional>
+
 #include "canonicalize/Rewriter.h"
+#include "import/CallGraph.h"
+#include "import/FuncClone.h"
 #include "ir/Pass.h"
 #include "rules/OpInfo.h"
 
@@ -30,28 +36,43 @@ struct OpSet {
 
 class Splitter {
 public:
-  explicit Splitter(Module &m) : m_(m), rw_(m) {}
+  explicit Splitter(Module &m) : m_(m), cloner_(m) {}
 
   size_t run() {
-    for (OpId func : m_.functions()) {
-      renameConstants(func);
-      scopes_.clear();
-      scopes_.emplace_back();
-      scalarExpansions_ = OpSet();
-      for (uint32_t r = 0; r < m_.numRegions(func); ++r)
-        for (BlockId b : std::vector<BlockId>(m_.regions[m_.region(func, r)].blocks)) visitBlock(b);
-      eraseUnused(scalarExpansions_.order, false);
-      eraseUnused(scopes_.back().order, true);
+    // Callees first, so a copied callee is already split; functions copied
+    // for constant calls are split too, with use lists that know them.
+    std::vector<OpId> funcs = callGraphPostOrder(m_);
+    size_t done = 0;
+    while (!funcs.empty()) {
+      rw_.emplace(m_);
+      for (OpId func : funcs) splitFunction(func);
+      const std::vector<OpId> &created = cloner_.created();
+      funcs.assign(created.begin() + done, created.end());
+      done = created.size();
     }
     return copies_;
   }
 
 private:
   Module &m_;
-  Rewriter rw_;
+  FunctionCloner cloner_;
+  std::optional<Rewriter> rw_;
   std::vector<OpSet> scopes_;  // constant ops, one set per named computation
   OpSet scalarExpansions_;
+  std::unordered_map<OpId, bool> constantBodies_;  // per function
+  std::vector<OpId> checking_;                     // functions being checked (cycles)
   size_t copies_ = 0;
+
+  void splitFunction(OpId func) {
+    renameConstants(func);
+    scopes_.clear();
+    scopes_.emplace_back();
+    scalarExpansions_ = OpSet();
+    for (uint32_t r = 0; r < m_.numRegions(func); ++r)
+      for (BlockId b : std::vector<BlockId>(m_.regions[m_.region(func, r)].blocks)) visitBlock(b);
+    eraseUnused(scalarExpansions_.order, false);
+    eraseUnused(scopes_.back().order, true);
+  }
 
   // stablehlo.constant -> sdy.constant, keeping its attributes.
   void renameConstants(OpId func) {
@@ -94,14 +115,53 @@ private:
     return opInfo(m_, op).category == OpCategory::Elementwise;
   }
 
-  bool isConstantExpression(OpId op) const {
+  // A named computation or call whose body only computes constants from
+  // its arguments is a constant expression when its operands are.
+  bool isConstantExpression(OpId op) {
     if (m_.isa(op, "sdy.constant") || m_.isa(op, "stablehlo.iota")) return true;
-    if (!isConstantPreserving(op)) return false;
+    if (m_.isa(op, "sdy.named_computation")) {
+      if (!regionIsConstantLike(m_.region(op, 0))) return false;
+    } else if (m_.isa(op, "func.call")) {
+      OpId callee = m_.lookupFunc(m_.attr(op, "callee"));
+      if (callee == kNone || !functionIsConstantLike(callee)) return false;
+    } else if (!isConstantPreserving(op)) {
+      return false;
+    }
     for (ValueId v : m_.operands(op)) {
       OpId def = m_.definingOp(v);
       if (def == kNone || !scopes_.back().contains(def)) return false;
     }
     return true;
+  }
+
+  // Every op of the region computes a constant when the region's arguments
+  // are constants.
+  bool regionIsConstantLike(RegionId region) {
+    for (BlockId b : m_.regions[region].blocks)
+      for (OpId op : m_.blocks[b].ops) {
+        if (m_.isa(op, "sdy.return") || m_.isa(op, "func.return") || m_.isa(op, "sdy.sharding_group") ||
+            m_.isa(op, "sdy.constant") || m_.isa(op, "stablehlo.constant") || m_.isa(op, "stablehlo.iota") ||
+            isConstantPreserving(op))
+          continue;
+        if (m_.isa(op, "sdy.named_computation") && regionIsConstantLike(m_.region(op, 0))) continue;
+        if (m_.isa(op, "func.call")) {
+          OpId callee = m_.lookupFunc(m_.attr(op, "callee"));
+          if (callee != kNone && functionIsConstantLike(callee)) continue;
+        }
+        return false;
+      }
+    return true;
+  }
+
+  bool functionIsConstantLike(OpId func) {
+    if (auto it = constantBodies_.find(func); it != constantBodies_.end()) return it->second;
+    if (std::find(checking_.begin(), checking_.end(), func) != checking_.end()) return false;
+    if (m_.numRegions(func) == 0 || m_.regions[m_.region(func, 0)].blocks.empty()) return false;
+    checking_.push_back(func);
+    bool result = regionIsConstantLike(m_.region(func, 0));
+    checking_.pop_back();
+    constantBodies_[func] = result;
+    return result;
   }
 
   bool isScalarExpansion(OpId op) const {
@@ -125,7 +185,7 @@ private:
       if (def == kNone || !(scopes_.back().contains(def) || scalarExpansions_.contains(def))) continue;
       if (isScalarValue(m_, v)) continue;
       std::unordered_map<ValueId, ValueId> mapping;
-      rw_.setOperand(op, i, cloneSubComputation(v, mapping));
+      rw_->setOperand(op, i, cloneSubComputation(v, mapping));
     }
   }
 
@@ -142,17 +202,31 @@ private:
       auto it = mapping.find(operand);
       operands.push_back(it != mapping.end() ? it->second : operand);
     }
-    std::vector<TypeId> types;
-    for (uint32_t r = 0; r < m_.numResults(op); ++r) types.push_back(m_.type(m_.result(op, r)));
-    std::vector<NamedAttr> attrs(m_.attributes(op).begin(), m_.attributes(op).end());
-    OpId copy = rw_.createBefore(op, m_.opName(op), operands, types, attrs);
+    OpId copy;
+    if (m_.numRegions(op) != 0) {
+      // A named computation: its body is copied whole, then its operands
+      // point at the copied constants.
+      copy = rw_->cloneAfter(op, op);
+      rw_->moveBefore(copy, op);
+      rw_->setOperands(copy, operands);
+    } else {
+      std::vector<TypeId> types;
+      for (uint32_t r = 0; r < m_.numResults(op); ++r) types.push_back(m_.type(m_.result(op, r)));
+      std::vector<NamedAttr> attrs(m_.attributes(op).begin(), m_.attributes(op).end());
+      // A call gets a callee of its own.
+      if (m_.isa(op, "func.call"))
+        if (OpId callee = m_.lookupFunc(m_.attr(op, "callee")); callee != kNone)
+          for (NamedAttr &a : attrs)
+            if (m_.names.str(a.name) == "callee") a.value = m_.attrs.symbolRef("@" + cloner_.cloneRecursively(callee));
+      copy = rw_->createBefore(op, m_.opName(op), operands, types, attrs);
+    }
     ++copies_;
     for (uint32_t r = 0; r < m_.numResults(op); ++r) mapping[m_.result(op, r)] = m_.result(copy, r);
     // The copy stays in the groups of its original.
-    for (OpId user : std::vector<OpId>(rw_.users(v)))
+    for (OpId user : std::vector<OpId>(rw_->users(v)))
       if (m_.isa(user, "sdy.sharding_group")) {
         std::vector<NamedAttr> groupAttrs(m_.attributes(user).begin(), m_.attributes(user).end());
-        rw_.createBefore(op, "sdy.sharding_group", {mapping[v]}, {}, groupAttrs);
+        rw_->createBefore(op, "sdy.sharding_group", {mapping[v]}, {}, groupAttrs);
       }
     return mapping[v];
   }
@@ -162,16 +236,16 @@ private:
   void eraseUnused(const std::vector<OpId> &ops, bool reverse) {
     for (size_t k = 0; k < ops.size(); ++k) {
       OpId op = ops[reverse ? ops.size() - 1 - k : k];
-      if (rw_.isErased(op)) continue;
+      if (rw_->isErased(op)) continue;
       bool onlyGroups = true;
       for (uint32_t r = 0; r < m_.numResults(op) && onlyGroups; ++r)
-        for (OpId user : rw_.users(m_.result(op, r)))
+        for (OpId user : rw_->users(m_.result(op, r)))
           if (!m_.isa(user, "sdy.sharding_group")) onlyGroups = false;
       if (!onlyGroups) continue;
       for (uint32_t r = 0; r < m_.numResults(op); ++r)
-        for (OpId user : std::vector<OpId>(rw_.users(m_.result(op, r))))
-          if (!rw_.isErased(user)) rw_.eraseOp(user);
-      rw_.eraseOp(op);
+        for (OpId user : std::vector<OpId>(rw_->users(m_.result(op, r))))
+          if (!rw_->isErased(user)) rw_->eraseOp(user);
+      rw_->eraseOp(op);
     }
   }
 };

@@ -15,8 +15,12 @@
 //
 // A constant sub-computation is a constant or iota, or a pure broadcast,
 // reshape, slice or elementwise op whose operands all are constant
-// sub-computations. Scalars (rank 0) are never copied: they are not sharded.
-// `sdy.sharding_group` users of a copied value are copied with it.
+// sub-computations. A named computation or call is one too when its
+// operands are and its body holds only such ops (a copied call gets a copy
+// of its callee, `foo_0`, ...). A named computation's body is split as a
+// scope of its own; functions are split callees first. Scalars (rank 0)
+// are never copied: they are not sharded. `sdy.sharding_group` users of a
+// copied value are copied with it.
 #pragma once
 
 #include "ir/Module.h"
