@@ -1,5 +1,10 @@
 #include "import/AddFuncDataFlowEdges.h"
 
+#include <functional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "import/ReplaceUses.h"
 #include "ir/Pass.h"
 #include "ir/ValueSharding.h"
 
@@ -23,9 +28,9 @@ OpId mainFunction(const Module &m) {
   return funcs.size() == 1 ? funcs.front() : kNone;
 }
 
-// Inserts an edge on `v` before `before` (kNone: at the end of `block`)
-// and points every other use of `v` in `scope` at it.
-void insertEdge(Module &m, ValueId v, BlockId block, OpId before, OpId near, OpId scope) {
+// Inserts an edge on `v` before `before` (kNone: at the end of `block`);
+// the other uses of `v` are redirected to it afterwards, all at once.
+OpId insertEdge(Module &m, ValueId v, BlockId block, OpId before, OpId near) {
   std::vector<NamedAttr> attrs;
   if (const TensorSharding *s = valueSharding(m, v))
     attrs.push_back({m.names.get("sdy.sharding"), m.attrs.shardingPerValue({*s})});
@@ -33,14 +38,21 @@ void insertEdge(Module &m, ValueId v, BlockId block, OpId before, OpId near, OpI
   m.ops[edge].srcOffset = m.ops[near].srcOffset;
   m.ops[edge].loc = m.ops[near].loc;
   m.insertOp(block, edge, before);
-  m.replaceAllUsesWith(v, m.result(edge), scope);
-  m.setOperand(edge, 0, v);
+  return edge;
 }
 
 }  // namespace
 
 size_t addFuncDataFlowEdges(Module &m) {
   size_t count = 0;
+  std::unordered_map<OpId, std::unordered_map<ValueId, ValueId>> replace;  // per function
+  std::unordered_set<OpId> edges;
+  auto add = [&](OpId func, ValueId v, BlockId block, OpId before, OpId near) {
+    OpId edge = insertEdge(m, v, block, before, near);
+    replace[func][v] = m.result(edge);
+    edges.insert(edge);
+    ++count;
+  };
   OpId mainFunc = mainFunction(m);
   std::vector<OpId> funcs = m.functions();
   for (OpId func : funcs) {
@@ -52,29 +64,27 @@ size_t addFuncDataFlowEdges(Module &m) {
     std::vector<ValueId> args(view.args().begin(), view.args().end());
     for (ValueId arg : args) {
       if (!isStaticTensor(m, arg)) continue;
-      insertEdge(m, arg, entry, first, func, func);
-      ++count;
+      add(func, arg, entry, first, func);
     }
   }
+  // Each call's edges go right after it; blocks are scanned once.
   for (OpId func : funcs) {
-    std::vector<OpId> calls;
-    m.walk(func, [&](OpId op) {
-      if (m.isa(op, "func.call")) calls.push_back(op);
-    });
-    for (OpId call : calls) {
-      BlockId block = m.ops[call].parent;
-      const std::vector<OpId> &ops = m.blocks[block].ops;
-      OpId next = kNone;
-      for (size_t k = 0; k + 1 < ops.size(); ++k)
-        if (ops[k] == call) next = ops[k + 1];
-      for (uint32_t r = 0; r < m.numResults(call); ++r) {
-        ValueId v = m.result(call, r);
-        if (!isStaticTensor(m, v)) continue;
-        insertEdge(m, v, block, next, call, func);
-        ++count;
+    std::function<void(BlockId)> visit = [&](BlockId block) {
+      std::vector<OpId> ops = m.blocks[block].ops;
+      for (size_t k = 0; k < ops.size(); ++k) {
+        OpId op = ops[k];
+        for (uint32_t r = 0; r < m.numRegions(op); ++r)
+          for (BlockId inner : m.regions[m.region(op, r)].blocks) visit(inner);
+        if (!m.isa(op, "func.call")) continue;
+        OpId next = k + 1 < ops.size() ? ops[k + 1] : kNone;
+        for (uint32_t r = 0; r < m.numResults(op); ++r)
+          if (isStaticTensor(m, m.result(op, r))) add(func, m.result(op, r), block, next, op);
       }
-    }
+    };
+    for (uint32_t r = 0; r < m.numRegions(func); ++r)
+      for (BlockId b : m.regions[m.region(func, r)].blocks) visit(b);
   }
+  for (const auto &[func, map] : replace) replaceUses(m, func, map, edges);
   return count;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "canonicalize/Rewriter.h"
 #include "ir/Pass.h"
 
 namespace autopart {
@@ -21,7 +22,7 @@ constexpr DimNumberKeys kScatterKeys{"update_window_dims", "inserted_window_dims
 
 class Batcher {
 public:
-  explicit Batcher(Module &m) : m_(m), i64_(m.types.scalar("i64")) {}
+  explicit Batcher(Module &m) : m_(m), rw_(m), i64_(m.types.scalar("i64")) {}
 
   size_t run() {
     if (m_.top == kNone) return 0;
@@ -36,6 +37,7 @@ public:
 
 private:
   Module &m_;
+  canonicalize::Rewriter rw_;  // use lists, for erasing the index math left unused
   TypeId i64_;
 
   std::vector<int64_t> list(AttrId dn, const char *key) const {
@@ -84,11 +86,7 @@ private:
 
   OpId create(OpId before, std::string_view name, const std::vector<ValueId> &operands, TypeId type,
               std::vector<NamedAttr> attrs) {
-    OpId op = m_.createOp(name, operands, {type}, attrs);
-    m_.ops[op].srcOffset = m_.ops[before].srcOffset;
-    m_.ops[op].loc = m_.ops[before].loc;
-    m_.insertOp(m_.ops[before].parent, op, before);
-    return op;
+    return rw_.createBefore(before, name, operands, {type}, attrs);
   }
 
   // The indices without component `removed` of dimension `dim`, built
@@ -168,28 +166,22 @@ private:
     if (!indexMap.empty()) add(keys.indexMap, intList(indexMap));
     if (ivdAttr != kNoAttr) add("index_vector_dim", ivdAttr);
     m_.setAttr(op, attrName, m_.attrs.dialectStruct(m_.attrs.get(dn).dialectName, std::move(entries)));
-    m_.setOperand(op, indicesOperand, newIndices);
-    eraseIfDead(m_.definingOp(indices), m_.enclosingFunc(op));
+    rw_.setOperand(op, indicesOperand, newIndices);
+    eraseIfDead(m_.definingOp(indices));
     return true;
   }
 
   // Erases the index computation the rewrite left unused (as MLIR's greedy
   // driver does with trivially dead ops).
-  void eraseIfDead(OpId op, OpId scope) {
-    if (op == kNone || scope == kNone) return;
+  void eraseIfDead(OpId op) {
+    if (op == kNone || rw_.isErased(op) || !rw_.resultsUnused(op)) return;
     static const std::vector<std::string_view> kPure = {
         "stablehlo.concatenate", "stablehlo.iota",   "stablehlo.reshape",  "stablehlo.broadcast_in_dim",
         "stablehlo.slice",       "stablehlo.clamp",  "stablehlo.select",   "stablehlo.constant"};
     if (std::find(kPure.begin(), kPure.end(), m_.opName(op)) == kPure.end()) return;
-    bool used = false;
-    m_.walk(scope, [&](OpId user) {
-      for (ValueId v : m_.operands(user))
-        if (!m_.values[v].isBlockArg && m_.definingOp(v) == op) used = true;
-    });
-    if (used) return;
     std::vector<ValueId> inputs(m_.operands(op).begin(), m_.operands(op).end());
-    m_.eraseOp(op);
-    for (ValueId v : inputs) eraseIfDead(m_.definingOp(v), scope);
+    rw_.eraseOp(op);
+    for (ValueId v : inputs) eraseIfDead(m_.definingOp(v));
   }
 };
 

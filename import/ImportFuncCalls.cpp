@@ -2,8 +2,11 @@
 
 #include <set>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "import/FuncBodies.h"
+#include "import/ReplaceUses.h"
 #include "ir/MeshLookup.h"
 #include "ir/Pass.h"
 
@@ -55,8 +58,12 @@ public:
     for (OpId func : m_.functions())
       if (!callees.count(func) && !importIn(func)) return false;
     for (OpId callee : imported_) m_.eraseOp(callee);
-    if (addEdges)
-      for (OpId nc : created_) addEdges_(nc);
+    applyReplacements({});
+    if (addEdges) {
+      std::unordered_set<OpId> edges;
+      for (OpId nc : created_) addEdges_(nc, edges);
+      applyReplacements(edges);
+    }
     return true;
   }
 
@@ -66,6 +73,13 @@ private:
   std::vector<OpId> created_;
   std::vector<OpId> imported_;  // callees, in first-call order
   std::vector<OpId> active_;    // callees being imported (cycle check)
+  // Uses to redirect, per function, applied in one walk each.
+  std::unordered_map<OpId, std::unordered_map<ValueId, ValueId>> replace_;
+
+  void applyReplacements(const std::unordered_set<OpId> &keep) {
+    for (const auto &[func, map] : replace_) replaceUses(m_, func, map, keep);
+    replace_.clear();
+  }
 
   bool importIn(OpId root) {
     std::vector<OpId> calls;
@@ -120,9 +134,8 @@ private:
     m_.attachRegions(nc, {cloneBodyRegion(m_, callee, "sdy.return")});
     BlockId block = m_.ops[call].parent;
     m_.insertOp(block, nc, call);
-    OpId scope = m_.enclosingFunc(call);
-    for (uint32_t r = 0; r < m_.numResults(call); ++r)
-      m_.replaceAllUsesWith(m_.result(call, r), m_.result(nc, r), scope);
+    std::unordered_map<ValueId, ValueId> &replace = replace_[m_.enclosingFunc(call)];
+    for (uint32_t r = 0; r < m_.numResults(call); ++r) replace[m_.result(call, r)] = m_.result(nc, r);
     m_.eraseOp(call);
     created_.push_back(nc);
     active_.push_back(callee);
@@ -146,31 +159,27 @@ private:
     return e;
   }
 
-  // Redirects the uses of `owner` under `scope` to the edge's result.
-  void redirect(ValueId owner, OpId edge, OpId scope) {
-    m_.replaceAllUsesWith(owner, m_.result(edge), scope);
-    m_.setOperand(edge, 0, owner);
-  }
-
-  void addEdges_(OpId nc) {
+  void addEdges_(OpId nc, std::unordered_set<OpId> &edges) {
+    std::unordered_map<ValueId, ValueId> &replace = replace_[m_.enclosingFunc(nc)];
     BlockId body = m_.regions[m_.region(nc, 0)].blocks.front();
     std::vector<ValueId> args = m_.blocks[body].args;
     OpId first = m_.blocks[body].ops.empty() ? kNone : m_.blocks[body].ops.front();
     for (size_t i = 0; i < args.size(); ++i) {
       OpId e = makeEdge(args[i], entry(m_, nc, "in_shardings", i), nc);
       m_.insertOp(body, e, first);
-      redirect(args[i], e, nc);
+      replace[args[i]] = m_.result(e);
+      edges.insert(e);
     }
     BlockId block = m_.ops[nc].parent;
     const std::vector<OpId> &ops = m_.blocks[block].ops;
     OpId next = kNone;
     for (size_t k = 0; k + 1 < ops.size(); ++k)
       if (ops[k] == nc) next = ops[k + 1];
-    OpId scope = m_.enclosingFunc(nc);
     for (uint32_t r = 0; r < m_.numResults(nc); ++r) {
       OpId e = makeEdge(m_.result(nc, r), entry(m_, nc, "out_shardings", r), nc);
       m_.insertOp(block, e, next);
-      redirect(m_.result(nc, r), e, scope);
+      replace[m_.result(nc, r)] = m_.result(e);
+      edges.insert(e);
     }
   }
 };
