@@ -1,6 +1,7 @@
 #include "import/LiftInlinedMeshes.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -43,7 +44,15 @@ public:
       for (size_t i = 0; i < ops.size(); ++i)
         if (ops[i] == lastMesh) insertBefore_ = i + 1 < ops.size() ? ops[i + 1] : kNone;
     }
-    return rewriteShardings(m_, [&](TensorSharding &s) { return lift(s); });
+    size_t changed = rewriteShardings(m_, [&](TensorSharding &s) { return lift(s); });
+    // Then the meshes of StableHLO collectives' mesh-axes replica groups,
+    // collective kind by collective kind.
+    for (std::string_view kind : {"stablehlo.all_gather", "stablehlo.all_reduce", "stablehlo.reduce_scatter",
+                                  "stablehlo.all_to_all", "stablehlo.collective_broadcast"})
+      m_.walk(m_.top, [&](OpId op) {
+        if (m_.isa(op, kind) && liftReplicaGroups(op)) ++changed;
+      });
+    return changed;
   }
 
 private:
@@ -53,6 +62,7 @@ private:
   std::map<std::string, std::string> renamed_;
   std::set<std::string> used_;
   OpId insertBefore_ = kNone;
+  std::map<AttrId, std::string> liftedStablehlo_;  // interned stablehlo mesh -> its new symbol
 
   const std::string *find(const Mesh &mesh) const {
     for (const auto &[known, name] : known_)
@@ -79,6 +89,59 @@ private:
     m_.insertOp(body_, op, insertBefore_);
     known_.push_back({mesh, name});
     return known_.back().second;
+  }
+
+  // `#stablehlo.replica_group_mesh_axes<mesh = M, axes = [...]>`: an inline
+  // `#stablehlo.mesh<axes = [...]>` becomes a new `sdy.mesh` (one per
+  // distinct mesh), a reference to a merged mesh is renamed.
+  bool liftReplicaGroups(OpId op) {
+    AttrId groups = m_.attr(op, "replica_groups");
+    if (groups == kNoAttr || m_.attrs.kind(groups) != AttrKind::DialectStruct ||
+        m_.attrs.get(groups).dialectName != "stablehlo.replica_group_mesh_axes")
+      return false;
+    AttrId meshAttr = m_.attrs.field(groups, "mesh");
+    if (meshAttr == kNoAttr) return false;
+    std::string name;
+    if (m_.attrs.kind(meshAttr) == AttrKind::SymbolRef) {
+      std::string_view ref = m_.attrs.get(meshAttr).text;
+      if (ref.starts_with("@")) ref.remove_prefix(1);
+      auto it = renamed_.find(std::string(ref));
+      if (it == renamed_.end()) return false;
+      name = it->second;
+    } else if (auto it = liftedStablehlo_.find(meshAttr); it != liftedStablehlo_.end()) {
+      name = it->second;
+    } else {
+      std::optional<Mesh> mesh = stablehloMesh(meshAttr);
+      if (!mesh) return false;
+      name = uniqueName("mesh");
+      used_.insert(name);
+      OpId meshOp = m_.createOp("sdy.mesh", {}, {},
+                                {{m_.names.get("mesh"), m_.attrs.mesh(*mesh)},
+                                 {m_.names.get("sym_name"), m_.attrs.string(name)}});
+      m_.insertOp(body_, meshOp, insertBefore_);
+      liftedStablehlo_[meshAttr] = name;
+    }
+    const AttrStorage &g = m_.attrs.get(groups);
+    std::vector<std::pair<NameId, AttrId>> entries;
+    for (size_t i = 0; i < g.keys.size(); ++i)
+      entries.push_back({g.keys[i], m_.names.str(g.keys[i]) == "mesh" ? m_.attrs.symbolRef("@" + name) : g.elems[i]});
+    m_.setAttr(op, "replica_groups", m_.attrs.dialectStruct(g.dialectName, std::move(entries)));
+    return true;
+  }
+
+  // `#stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = "z", size = 4>, ...]>`.
+  std::optional<Mesh> stablehloMesh(AttrId a) const {
+    if (m_.attrs.kind(a) != AttrKind::DialectStruct || m_.attrs.get(a).dialectName != "stablehlo.mesh")
+      return std::nullopt;
+    Mesh mesh;
+    AttrId axes = m_.attrs.field(a, "axes");
+    if (axes == kNoAttr) return mesh;
+    for (AttrId axis : m_.attrs.get(axes).elems) {
+      AttrId n = m_.attrs.field(axis, "name"), size = m_.attrs.field(axis, "size");
+      if (n == kNoAttr || size == kNoAttr) return std::nullopt;
+      mesh.axes.push_back({std::string(m_.attrs.stringValue(n)), m_.attrs.get(size).intValue});
+    }
+    return mesh;
   }
 
   bool lift(TensorSharding &s) {

@@ -13,6 +13,8 @@
 //
 // New meshes are named `maximal_mesh_<id>` (one device), `empty_mesh` (no
 // axes) or `mesh`, made unique with `_0`, `_1`, ... as MLIR's symbol table.
+// The `#stablehlo.mesh` of a StableHLO collective's mesh-axes replica
+// groups is lifted the same way (after all shardings).
 #pragma once
 
 #include "ir/Module.h"
