@@ -52,6 +52,11 @@ public:
       m_.walk(m_.top, [&](OpId op) {
         if (m_.isa(op, kind) && liftReplicaGroups(op)) ++changed;
       });
+    // Every mesh symbol also carries its StableHLO spelling.
+    for (OpId op : m_.blocks[body_].ops)
+      if (m_.isa(op, "sdy.mesh") && !m_.hasAttr(op, "stablehlo.mesh"))
+        if (AttrId mesh = m_.attr(op, "mesh"); mesh != kNoAttr && m_.attrs.kind(mesh) == AttrKind::Mesh)
+          m_.setAttr(op, "stablehlo.mesh", stablehloMeshDict(*m_.attrs.get(mesh).mesh));
     return changed;
   }
 
@@ -127,6 +132,25 @@ private:
       entries.push_back({g.keys[i], m_.names.str(g.keys[i]) == "mesh" ? m_.attrs.symbolRef("@" + name) : g.elems[i]});
     m_.setAttr(op, "replica_groups", m_.attrs.dialectStruct(g.dialectName, std::move(entries)));
     return true;
+  }
+
+  // `{axes = [{name = "a", size = 4 : i64}, ...], device_ids = dense<[...]> : tensor<Nxi64>}`
+  // (device ids only when the mesh lists them).
+  AttrId stablehloMeshDict(const Mesh &mesh) {
+    TypeId i64 = m_.types.scalar("i64");
+    std::vector<AttrId> axes;
+    for (const MeshAxis &axis : mesh.axes)
+      axes.push_back(m_.attrs.dict({{m_.names.get("name"), m_.attrs.string(axis.name)},
+                                    {m_.names.get("size"), m_.attrs.integer(axis.size, i64)}}));
+    std::vector<std::pair<NameId, AttrId>> fields = {{m_.names.get("axes"), m_.attrs.array(std::move(axes))}};
+    if (!mesh.deviceIds.empty()) {
+      std::string body = "[";
+      for (size_t i = 0; i < mesh.deviceIds.size(); ++i) body += (i ? ", " : "") + std::to_string(mesh.deviceIds[i]);
+      body += "]";
+      TypeId type = m_.types.tensor({int64_t(mesh.deviceIds.size())}, i64);
+      fields.push_back({m_.names.get("device_ids"), m_.attrs.denseElementsOwned("dense", body, type)});
+    }
+    return m_.attrs.dict(std::move(fields));
   }
 
   // `#stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = "z", size = 4>, ...]>`.

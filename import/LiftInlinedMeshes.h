@@ -14,7 +14,9 @@
 // New meshes are named `maximal_mesh_<id>` (one device), `empty_mesh` (no
 // axes) or `mesh`, made unique with `_0`, `_1`, ... as MLIR's symbol table.
 // The `#stablehlo.mesh` of a StableHLO collective's mesh-axes replica
-// groups is lifted the same way (after all shardings).
+// groups is lifted the same way (after all shardings). Finally every mesh
+// symbol gets its StableHLO spelling as a discardable attribute:
+//   sdy.mesh @mesh = <["a"=4]> {stablehlo.mesh = {axes = [{name = "a", size = 4 : i64}]}}
 #pragma once
 
 #include "ir/Module.h"
