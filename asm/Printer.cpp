@@ -329,7 +329,10 @@ void AsmPrinter::printOperation(OpId op) {
   if (customText != kNoAttr && !opts.genericForm) {
     printUnknownCustomOp(op, customText);
   } else if (syntax) {
-    if (inFunc && name.starts_with("func.") && name != "func.func")
+    // MLIR drops the `func.` prefix only for ops directly in a function's
+    // body (the default dialect belongs to the op owning the region).
+    if (inFunc && name.starts_with("func.") && name != "func.func" && m.parentOp(op) != kNone &&
+        m.isa(m.parentOp(op), "func.func"))
       out += name.substr(5);
     else
       out += name;

@@ -1,0 +1,36 @@
+#include "import/ImportPipeline.h"
+
+#include "ir/Pass.h"
+
+namespace autopart {
+
+const std::vector<std::string> &importPipelineSteps() {
+  static const std::vector<std::string> steps = {
+      "sdy-lift-inlined-meshes",        "sdy-remove-size-one-axes",       "sdy-constant-or-scalar-splitter",
+      "sdy-manual-axes-cleanup",        "sdy-add-data-flow-edges",        "sdy-apply-sharding-constraints",
+      "sdy-sharding-group-import",
+  };
+  return steps;
+}
+
+namespace {
+
+bool runImportPipeline(Module &m, const PassOptions &opts, Diagnostics &diags) {
+  for (const std::string &name : importPipelineSteps()) {
+    const PassInfo *pass = lookupPass(name);
+    if (!pass) {
+      diags.error("sdy-import-pipeline: pass '" + name + "' is not registered");
+      return false;
+    }
+    if (!pass->run(m, opts, diags) || diags.hasErrors()) return false;
+  }
+  return true;
+}
+
+PassRegistration reg("sdy-import-pipeline",
+                     "Shardy's import passes in order: the preparation every propagation starts from",
+                     runImportPipeline);
+
+}  // namespace
+
+}  // namespace autopart
