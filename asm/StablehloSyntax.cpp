@@ -204,14 +204,48 @@ void printSelect(AsmPrinter &p, OpId op) {
 
 // --- optimization_barrier: `attr-dict %a, %b : t1, t2` (printed as terminators are) ------------------------------------
 
+// Without operands it is `stablehlo.optimization_barrier()`: a bare name would
+// take the next line's `%x` for an operand.
 bool parseOptBarrier(Parser &p, OpState &st) {
-  if (!p.parseOpAttrDict(st) || !p.parseValueUseList(st.operands)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
+  if (p.consumeStr("()")) return true;
+  if (!p.parseValueUseList(st.operands)) return false;
   if (st.operands.empty()) return true;
   if (!p.expect(':')) return false;
   if (p.peek() == '(') return p.parseFunctionalResultType(st);
   return p.parseTypeList(st.resultTypes);
 }
 
+
+void printOptBarrier(AsmPrinter &p, OpId op) {
+  if (p.m.numOperands(op) == 0) {
+    p.attrDict(op);
+    p.out += "()";
+    return;
+  }
+  printTerminator(p, op);
+}
+
+// --- complex: `%re, %im : tensor<4xcomplex<f32>>` when both parts share a type ---------
+
+bool parseComplex(Parser &p, OpState &st) {
+  if (!p.parseValueUseList(st.operands) || !p.parseOpAttrDict(st)) return false;
+  return p.parseSameOperandsAndResultType(st);
+}
+
+void printComplex(AsmPrinter &p, OpId op) {
+  const Module &m = p.m;
+  p.out += ' ';
+  p.operands(op);
+  p.attrDict(op);
+  p.out += " : ";
+  if (m.numOperands(op) == 2 && m.numResults(op) == 1 &&
+      m.type(m.operand(op, 0)) == m.type(m.operand(op, 1))) {
+    p.type(m.type(m.result(op)));
+    return;
+  }
+  p.functionalType(op);
+}
 
 // --- compare ------------------------------------------------------------------------------------
 
@@ -525,7 +559,7 @@ void printTrace(AsmPrinter &p, OpId op) {
 
 const OpSyntaxEntry kEntries[] = {
     SOART("abs"), SOART("add"), SOART("and"), SOART("atan2"), SOART("cbrt"), SOART("ceil"),
-    SOART("clamp"), SOART("complex"), SOART("convert"), SOART("cosine"),
+    SOART("clamp"), {"stablehlo.complex", {parseComplex, printComplex}}, SOART("convert"), SOART("cosine"),
     SOART("count_leading_zeros"), SOART("divide"), SOART("exponential"),
     SOART("exponential_minus_one"), SOART("floor"), SOART("imag"), SOART("is_finite"),
     SOART("log"), SOART("log_plus_one"), SOART("logistic"), SOART("maximum"), SOART("minimum"),
@@ -565,7 +599,7 @@ const OpSyntaxEntry kEntries[] = {
     {"stablehlo.after_all", {parseNullaryTyped, printNullaryTyped}},
     {"stablehlo.tuple", {parseNullaryTyped, printNullaryTyped}},
     {"stablehlo.select", {parseSelect, printSelect}},
-    {"stablehlo.optimization_barrier", {parseOptBarrier, printTerminator}},
+    {"stablehlo.optimization_barrier", {parseOptBarrier, printOptBarrier}},
     {"stablehlo.compare", {parseCompare, printCompare}},
     {"stablehlo.slice", {parseSlice, printSlice}},
     {"stablehlo.concatenate", {parseOperandsAndDim<>, printOperandsAndDim<>}},

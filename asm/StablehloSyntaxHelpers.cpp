@@ -1,5 +1,7 @@
 #include "asm/StablehloSyntaxHelpers.h"
 
+#include <cstdlib>
+
 namespace autopart {
 
 TypeId i64Type(Module &m) { return m.types.scalar("i64"); }
@@ -10,7 +12,32 @@ AttrId i64Array(Module &m, std::vector<int64_t> v) {
 
 std::vector<int64_t> intsOf(const Module &m, OpId op, std::string_view name) {
   AttrId a = m.attr(op, name);
-  return a == kNoAttr ? std::vector<int64_t>{} : m.attrs.intList(a);
+  if (a == kNoAttr) return {};
+  const AttrStorage &s = m.attrs.get(a);
+  if (s.kind != AttrKind::DenseElements || s.prefix != "dense") return m.attrs.intList(a);
+  // Older programs write i64 lists as `dense<[1, 2]> : tensor<2xi64>` (or a
+  // splat `dense<4> : tensor<2xi64>`, booleans as `dense<false>`); the pretty
+  // forms print them as lists.
+  std::vector<int64_t> v;
+  const char *c = s.body.data(), *end = c + s.body.size();
+  while (c < end) {
+    if (*c == '-' || (*c >= '0' && *c <= '9')) {
+      char *next = nullptr;
+      v.push_back(std::strtoll(c, &next, 10));
+      c = next;
+    } else if (std::string_view(c, size_t(end - c)).starts_with("true")) {
+      v.push_back(1);  // window_reversal = dense<true> : tensor<2xi1>
+      c += 4;
+    } else if (std::string_view(c, size_t(end - c)).starts_with("false")) {
+      v.push_back(0);
+      c += 5;
+    } else {
+      ++c;
+    }
+  }
+  if (v.size() == 1 && s.type != kNoType && m.types.numElements(s.type) > 1)
+    v.assign(size_t(m.types.numElements(s.type)), v[0]);
+  return v;
 }
 
 AttrId enumAttr(Module &m, std::string_view kind, std::string_view value) {

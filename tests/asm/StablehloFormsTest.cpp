@@ -131,6 +131,57 @@ TEST(StablehloFormsTest, GatherKeepsQuantizedElementTypes) {
              "-> tensor<2x4x!quant.uniform<i8:f32, 0.1:-30>>", "slice_sizes = array<i64: 1, 4>");
 }
 
+TEST(StablehloFormsTest, ComplexPrintsResultTypeOnly) {
+  expectForm("%a: tensor<4xf32>",
+             "  %0 = \"stablehlo.complex\"(%a, %a) : (tensor<4xf32>, tensor<4xf32>) -> "
+             "tensor<4xcomplex<f32>>",
+             "stablehlo.complex %arg0, %arg0 : tensor<4xcomplex<f32>>",
+             ": (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>");
+}
+
+TEST(StablehloFormsTest, CustomCallTargetThatIsNoIdentifierIsQuoted) {
+  expectForm("%a: tensor<4xf32>",
+             "  %0 = \"stablehlo.custom_call\"(%a) {call_target_name = \"foo-not-id\"} : "
+             "(tensor<4xf32>) -> tensor<4xf32>",
+             "stablehlo.custom_call @\"foo-not-id\"(%arg0) :", "call_target_name = \"foo-not-id\"");
+}
+
+TEST(StablehloFormsTest, OptimizationBarrierWithoutOperandsPrintsParens) {
+  // A bare `stablehlo.optimization_barrier` would read the next op's result
+  // name as its operand.
+  expectForm("%a: tensor<4xf32>",
+             "  \"stablehlo.optimization_barrier\"() : () -> ()\n"
+             "  %0 = stablehlo.abs %a : tensor<4xf32>",
+             "stablehlo.optimization_barrier()\n    %0 = stablehlo.abs", "() : () -> ()");
+}
+
+TEST(StablehloFormsTest, DenseIntegerListsPrintAsLists) {
+  Printed p = print(
+      "func.func @f(%x: tensor<1x6xi32>) {\n"
+      "  %0 = \"stablehlo.slice\"(%x) {start_indices = dense<[0, 2]> : tensor<2xi64>, "
+      "limit_indices = dense<[1, 4]> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} : "
+      "(tensor<1x6xi32>) -> tensor<1x2xi32>\n"
+      "  %1 = \"stablehlo.transpose\"(%x) {permutation = dense<[1, 0]> : tensor<2xi64>} : "
+      "(tensor<1x6xi32>) -> tensor<6x1xi32>\n"
+      "  return\n}\n");
+  EXPECT_NE(p.pretty.find("stablehlo.slice %arg0 [0:1, 2:4] :"), std::string::npos) << p.pretty;
+  EXPECT_NE(p.pretty.find("stablehlo.transpose %arg0, dims = [1, 0] :"), std::string::npos) << p.pretty;
+  EXPECT_EQ(print(p.pretty).pretty, p.pretty);
+}
+
+TEST(StablehloFormsTest, ConvolutionDenseBooleanReversalPrintsEveryFlag) {
+  Printed p = print(
+      "func.func @f(%l: tensor<1x4x4x1xf32>, %r: tensor<3x3x1x1xf32>) {\n"
+      "  %0 = \"stablehlo.convolution\"(%l, %r) {window_strides = dense<1> : tensor<2xi64>, "
+      "window_reversal = dense<false> : tensor<2xi1>, dimension_numbers = "
+      "#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, "
+      "batch_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>) -> "
+      "tensor<1x2x2x1xf32>\n  return\n}\n");
+  EXPECT_NE(p.pretty.find("window = {stride = [1, 1], reverse = [false, false]}"), std::string::npos)
+      << p.pretty;
+  EXPECT_EQ(print(p.pretty).pretty, p.pretty);
+}
+
 TEST(StablehloFormsTest, QuotedFunctionNamePrintsQuoted) {
   Printed p = print(
       "func.func public @main(%a: tensor<f32>) -> tensor<f32> {\n"
