@@ -1,6 +1,6 @@
-// The StableHLO pretty forms JAX and the StableHLO tests write, and quoted
-// symbol names: each is read into the op's real attributes (checked in the
-// generic form), printed back in StableHLO's own form, and is a fixed point.
+// The StableHLO pretty forms JAX and the StableHLO tests write: each is read
+// into the op's real attributes (checked in the generic form), printed back in
+// StableHLO's own form, and is a fixed point.
 #include <gtest/gtest.h>
 
 #include "asm/Parser.h"
@@ -180,46 +180,6 @@ TEST(StablehloFormsTest, ConvolutionDenseBooleanReversalPrintsEveryFlag) {
   EXPECT_NE(p.pretty.find("window = {stride = [1, 1], reverse = [false, false]}"), std::string::npos)
       << p.pretty;
   EXPECT_EQ(print(p.pretty).pretty, p.pretty);
-}
-
-TEST(StablehloFormsTest, QuotedFunctionNamePrintsQuoted) {
-  Printed p = print(
-      "func.func public @main(%a: tensor<f32>) -> tensor<f32> {\n"
-      "  %0 = func.call @\"<lambda>\"(%a) : (tensor<f32>) -> tensor<f32>\n"
-      "  return %0 : tensor<f32>\n}\n"
-      "func.func private @\"<lambda>\"(%a: tensor<f32>) -> tensor<f32> {\n"
-      "  return %a : tensor<f32>\n}\n");
-  EXPECT_NE(p.pretty.find("func.func private @\"<lambda>\"("), std::string::npos) << p.pretty;
-  EXPECT_NE(p.pretty.find("call @\"<lambda>\"(%arg0)"), std::string::npos) << p.pretty;
-  EXPECT_EQ(print(p.pretty).pretty, p.pretty);
-}
-
-TEST(StablehloFormsTest, BareSymbolNamesStayBare) {
-  Printed p = print("module @jit_f {\n  func.func @\"main\"() {\n    return\n  }\n}\n");
-  EXPECT_NE(p.pretty.find("module @jit_f {"), std::string::npos) << p.pretty;
-  EXPECT_NE(p.pretty.find("func.func @main()"), std::string::npos) << p.pretty;
-}
-
-TEST(StablehloFormsTest, QuotedModuleNamePrintsQuoted) {
-  Printed p = print("module @\"jit f-1\" {\n}\n");
-  EXPECT_NE(p.pretty.find("module @\"jit f-1\""), std::string::npos) << p.pretty;
-  EXPECT_EQ(print(p.pretty).pretty, p.pretty);
-}
-
-TEST(StablehloFormsTest, CallToQuotedNameResolves) {
-  ParseError err;
-  auto m = parseModule(
-      "func.func @main() {\n  func.call @\"a-b\"() : () -> ()\n  return\n}\n"
-      "func.func private @\"a-b\"() {\n  return\n}\n",
-      "t.mlir", &err);
-  ASSERT_TRUE(m) << err.full;
-  OpId call = kNone;
-  for (OpId op = 0; op < m->ops.size(); ++op)
-    if (m->isa(op, "func.call")) call = op;
-  ASSERT_NE(call, kNone);
-  OpId callee = m->lookupFunc(m->attr(call, "callee"));
-  ASSERT_NE(callee, kNone);
-  EXPECT_EQ(m->attrs.stringValue(m->attr(callee, "sym_name")), "a-b");
 }
 
 }  // namespace
