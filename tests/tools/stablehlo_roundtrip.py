@@ -9,7 +9,7 @@ A chunk is *parsed* when autopart-opt prints it without error. It is
      (-mlir-print-op-generic) equals the generic form of the original, so no
      op, attribute or type was dropped or changed on the way, and
   3. the generic form has as many ops as the original text names, and
-  4. every op of the dialects autopart models (stablehlo, func, sdy) was read
+  4. every op of the dialects autopart models (stablehlo, chlo, func, sdy) was read
      into its operands and attributes, not kept as uninterpreted text (the
      parser's fallback for unknown pretty forms, `__custom_syntax`).
 Counts are reported per folder; the run fails when a folder is below
@@ -27,7 +27,7 @@ SPLIT = re.compile(r"^\s*//\s*-----")
 OP_START = re.compile(r'^\s*(?:%[\w.$#:]+(?:\s*,\s*%[\w.$#:]+)*\s*=\s*)?("?)([a-z_][\w$]*(?:\.[\w$]+)+|return|call)\1[\s(<{]')
 GENERIC_OP = re.compile(r'^\s*(?:%[^=]*=\s*)?"[\w.$]+"\(')
 TEMPLATED = re.compile(r'^\s*(?:%[^=]*=\s*)?"([\w.$]+)"\(.*__custom_syntax = ')
-MODELED_DIALECTS = {"stablehlo", "func", "sdy"}
+MODELED_DIALECTS = {"stablehlo", "chlo", "func", "sdy"}
 
 
 def chunks(text):
