@@ -13,6 +13,7 @@
 #include "asm/Lexer.h"
 #include "asm/OpSyntax.h"
 #include "asm/ParserImpl.h"
+#include "asm/StablehloSyntaxHelpers.h"
 
 namespace autopart {
 Parser::Parser(Module &mod, std::string_view text)
@@ -332,6 +333,7 @@ bool Parser::parseOperation(BlockId block) {
       return false;
     }
   }
+  if (std::string_view(st.name).starts_with("stablehlo.")) upgradeDenseListAttrs(m, st);
   AttrId loc = kNoAttr;
   if (!parseOptionalLoc(loc)) return false;
 

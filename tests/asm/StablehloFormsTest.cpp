@@ -166,7 +166,13 @@ TEST(StablehloFormsTest, DenseIntegerListsPrintAsLists) {
       "  return\n}\n");
   EXPECT_NE(p.pretty.find("stablehlo.slice %arg0 [0:1, 2:4] :"), std::string::npos) << p.pretty;
   EXPECT_NE(p.pretty.find("stablehlo.transpose %arg0, dims = [1, 0] :"), std::string::npos) << p.pretty;
+  // Read as the i64 arrays StableHLO holds now, so the printed form means the
+  // same program.
+  EXPECT_NE(p.generic.find("start_indices = array<i64: 0, 2>"), std::string::npos) << p.generic;
+  EXPECT_NE(p.generic.find("strides = array<i64: 1, 1>"), std::string::npos) << p.generic;
+  EXPECT_NE(p.generic.find("permutation = array<i64: 1, 0>"), std::string::npos) << p.generic;
   EXPECT_EQ(print(p.pretty).pretty, p.pretty);
+  EXPECT_EQ(print(p.pretty).generic, p.generic);
 }
 
 TEST(StablehloFormsTest, ConvolutionDenseBooleanReversalPrintsEveryFlag) {
@@ -179,7 +185,20 @@ TEST(StablehloFormsTest, ConvolutionDenseBooleanReversalPrintsEveryFlag) {
       "tensor<1x2x2x1xf32>\n  return\n}\n");
   EXPECT_NE(p.pretty.find("window = {stride = [1, 1], reverse = [false, false]}"), std::string::npos)
       << p.pretty;
+  EXPECT_NE(p.generic.find("window_reversal = array<i1: false, false>"), std::string::npos) << p.generic;
   EXPECT_EQ(print(p.pretty).pretty, p.pretty);
+  EXPECT_EQ(print(p.pretty).generic, p.generic);
+}
+
+TEST(StablehloFormsTest, ConvolutionEqualPaddingIsASplat) {
+  Printed p = print(
+      "func.func @f(%l: tensor<1x4x4x1xf32>, %r: tensor<3x3x1x1xf32>) {\n"
+      "  %0 = \"stablehlo.convolution\"(%l, %r) {padding = dense<1> : tensor<2x2xi64>, "
+      "dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, "
+      "feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, "
+      "tensor<3x3x1x1xf32>) -> tensor<1x4x4x1xf32>\n  return\n}\n");
+  EXPECT_NE(p.pretty.find("window = {pad = [[1, 1], [1, 1]]}"), std::string::npos) << p.pretty;
+  EXPECT_EQ(print(p.pretty).generic, p.generic);
 }
 
 }  // namespace
