@@ -43,6 +43,9 @@ public:
   void blockArgList(BlockId b);
   void newline();
   void intList(std::span<const int64_t> v);  // [1, 2]
+  // `@name` for a symbol definition, `@"<lambda>"` when the name is not a
+  // bare identifier (as MLIR prints it, so it reads back).
+  void symbolName(std::string_view name);
 
   const Module &m;
   const PrintOptions &opts;

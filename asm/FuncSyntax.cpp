@@ -130,8 +130,8 @@ void printFunc(AsmPrinter &p, OpId op) {
     p.out += ' ';
     p.out += m.attrs.stringValue(vis);
   }
-  p.out += " @";
-  p.out += m.attrs.stringValue(m.attr(op, "sym_name"));
+  p.out += ' ';
+  p.symbolName(m.attrs.stringValue(m.attr(op, "sym_name")));
   const TypeStorage &ft = m.types.get(m.attrs.get(m.attr(op, "function_type")).type);
   AttrId argAttrs = m.attr(op, "arg_attrs"), resAttrs = m.attr(op, "res_attrs");
   auto dictAt = [&](AttrId list, size_t i) -> AttrId {

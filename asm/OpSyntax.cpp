@@ -8,7 +8,8 @@ const OpSyntax *lookupOpSyntax(std::string_view opName) {
   static const std::unordered_map<std::string_view, const OpSyntax *> table = [] {
     std::unordered_map<std::string_view, const OpSyntax *> t;
     for (auto span : {stablehloSyntaxTable(), stablehloContractionSyntaxTable(),
-                       stablehloRegionSyntaxTable(), sdySyntaxTable(), builtinSyntaxTable()})
+                       stablehloRegionSyntaxTable(), sdySyntaxTable(), builtinSyntaxTable(),
+                       chloSyntaxTable()})
       for (const OpSyntaxEntry &e : span) t.emplace(e.name, &e.syntax);
     return t;
   }();

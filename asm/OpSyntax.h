@@ -37,5 +37,6 @@ std::span<const OpSyntaxEntry> stablehloContractionSyntaxTable();
 std::span<const OpSyntaxEntry> stablehloRegionSyntaxTable();
 std::span<const OpSyntaxEntry> sdySyntaxTable();
 std::span<const OpSyntaxEntry> builtinSyntaxTable();
+std::span<const OpSyntaxEntry> chloSyntaxTable();
 
 }  // namespace autopart

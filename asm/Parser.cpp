@@ -13,6 +13,7 @@
 #include "asm/Lexer.h"
 #include "asm/OpSyntax.h"
 #include "asm/ParserImpl.h"
+#include "asm/StablehloSyntaxHelpers.h"
 
 namespace autopart {
 Parser::Parser(Module &mod, std::string_view text)
@@ -332,6 +333,7 @@ bool Parser::parseOperation(BlockId block) {
       return false;
     }
   }
+  if (std::string_view(st.name).starts_with("stablehlo.")) upgradeDenseListAttrs(m, st);
   AttrId loc = kNoAttr;
   if (!parseOptionalLoc(loc)) return false;
 
@@ -493,13 +495,10 @@ bool Parser::parseTopLevel() {
         break;
       }
       sawModule = true;
-      skipWs();
-      const char *nameStart = p_;
-      if (*p_ == '@') {
-        ++p_;
-        while (p_ < end_ && isSuffixIdChar(*p_)) ++p_;
-        m.setAttr(m.top, "sym_name",
-                  m.attrs.string(std::string_view(nameStart + 1, size_t(p_ - nameStart - 1))));
+      if (peek() == '@') {
+        std::string_view name;  // `@jit_f` or `@"jit f"`
+        if (!parseSymbolName(name)) return false;
+        m.setAttr(m.top, "sym_name", m.attrs.string(name));
       }
       if (consumeKeyword("attributes")) {
         std::vector<NamedAttr> attrs;
@@ -540,11 +539,10 @@ bool Parser::parseNestedModules() {
     OpId mod = m.createOp("builtin.module", {}, {}, {}, 1);
     m.ops[mod].srcOffset = uint32_t(s - begin_);
     BlockId body = m.createBlock(m.region(mod, 0));
-    skipWs();
-    if (*p_ == '@') {
-      const char *n = ++p_;
-      while (p_ < end_ && isSuffixIdChar(*p_)) ++p_;
-      m.setAttr(mod, "sym_name", m.attrs.string(std::string_view(n, size_t(p_ - n))));
+    if (peek() == '@') {
+      std::string_view name;
+      if (!parseSymbolName(name)) return false;
+      m.setAttr(mod, "sym_name", m.attrs.string(name));
     }
     if (consumeKeyword("attributes")) {
       std::vector<NamedAttr> attrs;

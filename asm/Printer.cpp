@@ -14,6 +14,7 @@
 //   %3:2 = stablehlo.while(%iterArg = %arg0, %iterArg_2 = %0) ...
 //     cond { %6 = stablehlo.compare ... }   // parent used %0..%5
 //     do   { %6 = stablehlo.add ... }
+#include <cctype>
 #include <iostream>
 #include <unordered_map>
 
@@ -437,14 +438,30 @@ void AsmPrinter::numberScope(OpId isolatedOp) {
   gScope = saved;
 }
 
+void AsmPrinter::symbolName(std::string_view name) {
+  // MLIR's bare symbol names: a letter or `_`, then letters, digits, `_$.`.
+  bool bare = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
+  for (char c : name)
+    bare &= std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
+  out += '@';
+  if (bare) {
+    out += name;
+    return;
+  }
+  // The parser keeps a quoted name's escapes as written, so it prints as is.
+  out += '"';
+  out += name;
+  out += '"';
+}
+
 // --- Top level -------------------------------------------------------------------
 
 void AsmPrinter::printModuleOp(OpId mod) {
   out += "module";
   AttrId sym = m.attr(mod, "sym_name");
   if (sym != kNoAttr) {
-    out += " @";
-    out += m.attrs.stringValue(sym);
+    out += ' ';
+    symbolName(m.attrs.stringValue(sym));
   }
   bool hasAttrs = false;
   for (const NamedAttr &a : m.attributes(mod))

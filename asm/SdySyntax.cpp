@@ -67,16 +67,9 @@ bool parseTrailingType(Parser &p, OpState &st) {
 // --- sdy.mesh ---------------------------------------------------------------------------
 
 bool parseMeshOp(Parser &p, OpState &st) {
-  if (!p.expect('@')) return false;
-  std::string_view name = p.parseBareId();
-  if (name.empty()) {
-    // Names may start with a digit or contain quotes; accept identifier chars.
-    const char *s = p.pos();
-    const char *q = s;
-    while (*q && (std::isalnum(static_cast<unsigned char>(*q)) || *q == '_' || *q == '.' || *q == '$')) ++q;
-    name = std::string_view(s, size_t(q - s));
-    p.setPos(q);
-  }
+  // `@mesh`, `@0mesh` or `@"mesh name"`.
+  std::string_view name;
+  if (!p.parseSymbolName(name)) return false;
   if (name.empty()) return p.fail("expected mesh name");
   p.addAttr(st, "sym_name", p.m.attrs.string(name));
   if (!p.expect('=')) return false;
@@ -92,8 +85,8 @@ bool parseMeshOp(Parser &p, OpState &st) {
 }
 
 void printMeshOp(AsmPrinter &p, OpId op) {
-  p.out += " @";
-  p.out += p.m.attrs.stringValue(p.m.attr(op, "sym_name"));
+  p.out += ' ';
+  p.symbolName(p.m.attrs.stringValue(p.m.attr(op, "sym_name")));
   p.out += " = ";
   p.out += p.m.attrs.get(p.m.attr(op, "mesh")).mesh->str();
   p.attrDict(op, {"sym_name", "mesh"});

@@ -131,11 +131,9 @@ bool Parser::parseSharding(TensorSharding &s) {
   if (!expect('<')) return false;
   skipWs();
   if (peek() == '@') {
-    ++p_;
-    const char *n = p_;
-    while (p_ < end_ && isSuffixIdChar(*p_)) ++p_;
-    s.meshName = std::string(n, size_t(p_ - n));
-    if (s.meshName.empty()) return fail("expected mesh name after '@'");
+    std::string_view name;  // `@mesh` or `@"mesh name"`
+    if (!parseSymbolName(name)) return false;
+    s.meshName = std::string(name);
   } else if (peek() == '<') {
     Mesh mesh;
     if (!parseMesh(mesh)) return false;

@@ -7,6 +7,8 @@
 //   stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
 //       window = {stride = [1, 1], pad = [[0, 0], [0, 0]]} {...} : ...
 //     dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>
+#include <algorithm>
+
 #include "asm/OpSyntax.h"
 #include "asm/StablehloSyntaxHelpers.h"
 
@@ -213,6 +215,9 @@ bool parseConvolution(Parser &p, OpState &st) {
           body += "[" + std::to_string(flat[2 * r]) + ", " + std::to_string(flat[2 * r + 1]) + "]";
         }
         body += "]";
+        // All equal: a splat, as MLIR stores it (`dense<0> : tensor<2x2xi64>`).
+        if (!flat.empty() && std::all_of(flat.begin(), flat.end(), [&](int64_t x) { return x == flat[0]; }))
+          body = std::to_string(flat[0]);
         TypeId t = m.types.tensor({int64_t(rows), 2}, i64Type(m));
         p.addAttr(st, "padding", m.attrs.denseElementsOwned("dense", body, t));
       } else {

@@ -16,14 +16,6 @@ namespace {
 
 // --- custom_call / composite --------------------------------------------------------------
 
-bool isBareSymbol(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.' || c == '-'))
-      return false;
-  return !(s[0] >= '0' && s[0] <= '9');
-}
-
 bool parseCustomCall(Parser &p, OpState &st) {
   std::string_view target;
   if (!p.parseSymbolName(target)) return false;
@@ -38,14 +30,8 @@ bool parseCustomCall(Parser &p, OpState &st) {
 
 void printCustomCall(AsmPrinter &p, OpId op) {
   std::string_view target = p.m.attrs.stringValue(p.m.attr(op, "call_target_name"));
-  p.out += " @";
-  if (isBareSymbol(target)) {
-    p.out += target;
-  } else {
-    p.out += '"';
-    p.out += target;
-    p.out += '"';
-  }
+  p.out += ' ';
+  p.symbolName(target);  // `@"foo-bar"` when not a bare identifier
   p.out += '(';
   p.operands(op);
   p.out += ')';

@@ -55,22 +55,27 @@ void printFunctional(AsmPrinter &p, OpId op) {
   p.functionalType(op);
 }
 
+constexpr char kDimsKeyword[] = "dims";
+constexpr char kSizesKeyword[] = "sizes";
+
 // `op %x, dims = [..] : (t) -> t` for broadcast_in_dim / transpose, and the
 // same-type variant for reverse.
-template <const char *kAttr, bool kSame>
+// `dynamic_broadcast_in_dim %x, %shape, dims = [..]` reads the same way (the
+// value list stops at `, dims`), and `broadcast %x, sizes = [..]` with its keyword.
+template <const char *kAttr, bool kSame, const char *kKeyword = kDimsKeyword>
 bool parseDimsOp(Parser &p, OpState &st) {
   if (!p.parseValueUseList(st.operands) || !p.expect(',')) return false;
-  if (!parseKeywordIntList(p, st, "dims", kAttr)) return false;
+  if (!parseKeywordIntList(p, st, kKeyword, kAttr)) return false;
   if (!p.parseOpAttrDict(st)) return false;
   if (kSame) return p.parseSameOperandsAndResultType(st);
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
-template <const char *kAttr, bool kSame>
+template <const char *kAttr, bool kSame, const char *kKeyword = kDimsKeyword>
 void printDimsOp(AsmPrinter &p, OpId op) {
   p.out += ' ';
   p.operands(op);
-  printKeywordIntList(p, op, "dims", kAttr);
+  printKeywordIntList(p, op, kKeyword, kAttr);
   p.attrDict(op, {kAttr});
   p.out += " : ";
   if (kSame)
@@ -82,6 +87,9 @@ void printDimsOp(AsmPrinter &p, OpId op) {
 constexpr char kBroadcastDims[] = "broadcast_dimensions";
 constexpr char kPermutation[] = "permutation";
 constexpr char kDimensions[] = "dimensions";
+constexpr char kDimension[] = "dimension";
+constexpr char kIotaDimension[] = "iota_dimension";
+constexpr char kBroadcastSizes[] = "broadcast_sizes";
 
 // --- constant ---------------------------------------------------------------------------
 
@@ -196,14 +204,48 @@ void printSelect(AsmPrinter &p, OpId op) {
 
 // --- optimization_barrier: `attr-dict %a, %b : t1, t2` (printed as terminators are) ------------------------------------
 
+// Without operands it is `stablehlo.optimization_barrier()`: a bare name would
+// take the next line's `%x` for an operand.
 bool parseOptBarrier(Parser &p, OpState &st) {
-  if (!p.parseOpAttrDict(st) || !p.parseValueUseList(st.operands)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
+  if (p.consumeStr("()")) return true;
+  if (!p.parseValueUseList(st.operands)) return false;
   if (st.operands.empty()) return true;
   if (!p.expect(':')) return false;
   if (p.peek() == '(') return p.parseFunctionalResultType(st);
   return p.parseTypeList(st.resultTypes);
 }
 
+
+void printOptBarrier(AsmPrinter &p, OpId op) {
+  if (p.m.numOperands(op) == 0) {
+    p.attrDict(op);
+    p.out += "()";
+    return;
+  }
+  printTerminator(p, op);
+}
+
+// --- complex: `%re, %im : tensor<4xcomplex<f32>>` when both parts share a type ---------
+
+bool parseComplex(Parser &p, OpState &st) {
+  if (!p.parseValueUseList(st.operands) || !p.parseOpAttrDict(st)) return false;
+  return p.parseSameOperandsAndResultType(st);
+}
+
+void printComplex(AsmPrinter &p, OpId op) {
+  const Module &m = p.m;
+  p.out += ' ';
+  p.operands(op);
+  p.attrDict(op);
+  p.out += " : ";
+  if (m.numOperands(op) == 2 && m.numResults(op) == 1 &&
+      m.type(m.operand(op, 0)) == m.type(m.operand(op, 1))) {
+    p.type(m.type(m.result(op)));
+    return;
+  }
+  p.functionalType(op);
+}
 
 // --- compare ------------------------------------------------------------------------------------
 
@@ -279,21 +321,24 @@ void printSlice(AsmPrinter &p, OpId op) {
 
 // --- concatenate / dynamic_slice / pad / fft / cholesky / get_tuple_element -----------------
 
-// `%a, %b, dim = N : (...) -> ...`: concatenate and get_dimension_size.
+// `%a, %b, dim = N : (...) -> ...`: concatenate, get_dimension_size and
+// set_dimension_size (`dimension`), dynamic_iota (`iota_dimension`).
+template <const char *kAttr = kDimension>
 bool parseOperandsAndDim(Parser &p, OpState &st) {
   if (!p.parseValueUseList(st.operands) || !p.expect(',')) return false;
   int64_t dim;
   if (!p.expectKeyword("dim") || !p.expect('=') || !p.parseInt(dim)) return false;
-  p.addAttr(st, "dimension", p.m.attrs.integer(dim, i64Type(p.m)));
+  p.addAttr(st, kAttr, p.m.attrs.integer(dim, i64Type(p.m)));
   if (!p.parseOpAttrDict(st)) return false;
   return p.expect(':') && p.parseFunctionalResultType(st);
 }
 
+template <const char *kAttr = kDimension>
 void printOperandsAndDim(AsmPrinter &p, OpId op) {
   p.out += ' ';
   p.operands(op);
-  p.out += ", dim = " + std::to_string(p.m.attrs.get(p.m.attr(op, "dimension")).intValue);
-  p.attrDict(op, {"dimension"});
+  p.out += ", dim = " + std::to_string(p.m.attrs.get(p.m.attr(op, kAttr)).intValue);
+  p.attrDict(op, {kAttr});
   p.out += " : ";
   p.functionalType(op);
 }
@@ -365,7 +410,7 @@ bool parseCholesky(Parser &p, OpState &st) {
     p.addAttr(st, "lower", lower);
   }
   if (!p.parseOpAttrDict(st)) return false;
-  return p.expect(':') && p.parseFunctionalResultType(st);
+  return p.parseSameOperandsAndResultType(st);
 }
 
 void printCholesky(AsmPrinter &p, OpId op) {
@@ -377,7 +422,7 @@ void printCholesky(AsmPrinter &p, OpId op) {
   }
   p.attrDict(op, {"lower"});
   p.out += " : ";
-  p.functionalType(op);
+  p.sameOperandsAndResultType(op);
 }
 
 bool parseGetTupleElement(Parser &p, OpState &st) {
@@ -443,12 +488,78 @@ void printReducePrecision(AsmPrinter &p, OpId op) {
   p.sameOperandsAndResultType(op);
 }
 
+// --- einsum / unary_einsum / rng / trace ------------------------------------------------
+
+// `%a, %b, config = "ab,bc->ac" : (...) -> ...`
+bool parseEinsum(Parser &p, OpState &st) {
+  if (!p.parseValueUseList(st.operands) || !p.expect(',')) return false;
+  AttrId config;
+  if (!p.expectKeyword("config") || !p.expect('=')) return false;
+  if (p.peek() != '"') return p.fail("expected einsum config string");
+  if (!p.parseAttr(config)) return false;
+  p.addAttr(st, "einsum_config", config);
+  if (!p.parseOpAttrDict(st)) return false;
+  return p.expect(':') && p.parseFunctionalResultType(st);
+}
+
+void printEinsum(AsmPrinter &p, OpId op) {
+  p.out += ' ';
+  p.operands(op);
+  p.out += ", config = ";
+  p.attr(p.m.attr(op, "einsum_config"));
+  p.attrDict(op, {"einsum_config"});
+  p.out += " : ";
+  p.functionalType(op);
+}
+
+// `%a, %b, %shape, distribution = NORMAL : (...) -> ...`
+bool parseRng(Parser &p, OpState &st) {
+  if (!p.parseValueUseList(st.operands) || !p.expect(',')) return false;
+  std::string_view dist;
+  if (!p.expectKeyword("distribution") || !p.expect('=') || !parseEnumWord(p, dist)) return false;
+  p.addAttr(st, "rng_distribution", enumAttr(p.m, "rng_distribution", dist));
+  if (!p.parseOpAttrDict(st)) return false;
+  return p.expect(':') && p.parseFunctionalResultType(st);
+}
+
+void printRng(AsmPrinter &p, OpId op) {
+  p.out += ' ';
+  p.operands(op);
+  p.out += ", distribution =  ";
+  p.out += enumValue(p.m, p.m.attr(op, "rng_distribution"));
+  p.attrDict(op, {"rng_distribution"});
+  p.out += " : ";
+  p.functionalType(op);
+}
+
+// `stablehlo.trace %x, "tag" : tensor<...>` (no results).
+bool parseTrace(Parser &p, OpState &st) {
+  if (!p.parseValueUseList(st.operands) || !p.expect(',')) return false;
+  AttrId tag;
+  if (p.peek() != '"') return p.fail("expected trace tag string");
+  if (!p.parseAttr(tag)) return false;
+  p.addAttr(st, "tag", tag);
+  if (!p.parseOpAttrDict(st)) return false;
+  TypeId t;
+  return p.expect(':') && p.parseType(t);
+}
+
+void printTrace(AsmPrinter &p, OpId op) {
+  p.out += ' ';
+  p.operands(op);
+  p.out += ", ";
+  p.attr(p.m.attr(op, "tag"));
+  p.attrDict(op, {"tag"});
+  p.out += " : ";
+  p.valueTypes(p.m.operands(op));
+}
+
 #define SOART(name) {"stablehlo." name, {parseSoart, printSoart}}
 #define FUNCTIONAL(name) {"stablehlo." name, {parseFunctional, printFunctional}}
 
 const OpSyntaxEntry kEntries[] = {
     SOART("abs"), SOART("add"), SOART("and"), SOART("atan2"), SOART("cbrt"), SOART("ceil"),
-    SOART("clamp"), SOART("complex"), SOART("convert"), SOART("cosine"),
+    SOART("clamp"), {"stablehlo.complex", {parseComplex, printComplex}}, SOART("convert"), SOART("cosine"),
     SOART("count_leading_zeros"), SOART("divide"), SOART("exponential"),
     SOART("exponential_minus_one"), SOART("floor"), SOART("imag"), SOART("is_finite"),
     SOART("log"), SOART("log_plus_one"), SOART("logistic"), SOART("maximum"), SOART("minimum"),
@@ -458,10 +569,24 @@ const OpSyntaxEntry kEntries[] = {
     SOART("shift_right_arithmetic"), SOART("shift_right_logical"), SOART("sign"), SOART("sine"),
     SOART("sqrt"), SOART("subtract"), SOART("tan"), SOART("tanh"), SOART("xor"),
     FUNCTIONAL("reshape"), FUNCTIONAL("bitcast_convert"), FUNCTIONAL("dynamic_update_slice"),
-    FUNCTIONAL("dynamic_reshape"), FUNCTIONAL("dynamic_broadcast_in_dim"),
-    {"stablehlo.get_dimension_size", {parseOperandsAndDim, printOperandsAndDim}},
-    FUNCTIONAL("uniform_quantize"),
-    FUNCTIONAL("uniform_dequantize"),
+    FUNCTIONAL("dynamic_reshape"), FUNCTIONAL("real_dynamic_slice"), FUNCTIONAL("dynamic_pad"),
+    FUNCTIONAL("compute_reshape_shape"), FUNCTIONAL("cstr_reshapable"),
+    {"stablehlo.dynamic_broadcast_in_dim",
+     {parseDimsOp<kBroadcastDims, false>, printDimsOp<kBroadcastDims, false>}},
+    {"stablehlo.broadcast",
+     {parseDimsOp<kBroadcastSizes, false, kSizesKeyword>,
+      printDimsOp<kBroadcastSizes, false, kSizesKeyword>}},
+    {"stablehlo.get_dimension_size", {parseOperandsAndDim<>, printOperandsAndDim<>}},
+    {"stablehlo.set_dimension_size", {parseOperandsAndDim<>, printOperandsAndDim<>}},
+    {"stablehlo.dynamic_iota",
+     {parseOperandsAndDim<kIotaDimension>, printOperandsAndDim<kIotaDimension>}},
+    {"stablehlo.einsum", {parseEinsum, printEinsum}},
+    {"stablehlo.unary_einsum", {parseEinsum, printEinsum}},
+    {"stablehlo.rng", {parseRng, printRng}},
+    {"stablehlo.trace", {parseTrace, printTrace}},
+    {"stablehlo.create_token", {parseNullaryTyped, printNullaryTyped}},
+    // Same-type shorthand when a requantization keeps the type.
+    SOART("uniform_quantize"), SOART("uniform_dequantize"),
     {"stablehlo.broadcast_in_dim", {parseDimsOp<kBroadcastDims, false>, printDimsOp<kBroadcastDims, false>}},
     {"stablehlo.transpose", {parseDimsOp<kPermutation, false>, printDimsOp<kPermutation, false>}},
     {"stablehlo.reverse", {parseDimsOp<kDimensions, true>, printDimsOp<kDimensions, true>}},
@@ -474,10 +599,10 @@ const OpSyntaxEntry kEntries[] = {
     {"stablehlo.after_all", {parseNullaryTyped, printNullaryTyped}},
     {"stablehlo.tuple", {parseNullaryTyped, printNullaryTyped}},
     {"stablehlo.select", {parseSelect, printSelect}},
-    {"stablehlo.optimization_barrier", {parseOptBarrier, printTerminator}},
+    {"stablehlo.optimization_barrier", {parseOptBarrier, printOptBarrier}},
     {"stablehlo.compare", {parseCompare, printCompare}},
     {"stablehlo.slice", {parseSlice, printSlice}},
-    {"stablehlo.concatenate", {parseOperandsAndDim, printOperandsAndDim}},
+    {"stablehlo.concatenate", {parseOperandsAndDim<>, printOperandsAndDim<>}},
     {"stablehlo.dynamic_slice", {parseDynamicSlice, printDynamicSlice}},
     {"stablehlo.pad", {parsePad, printPad}},
     {"stablehlo.fft", {parseFft, printFft}},

@@ -1,5 +1,7 @@
 #include "asm/StablehloSyntaxHelpers.h"
 
+#include <cstdlib>
+
 namespace autopart {
 
 TypeId i64Type(Module &m) { return m.types.scalar("i64"); }
@@ -8,9 +10,66 @@ AttrId i64Array(Module &m, std::vector<int64_t> v) {
   return m.attrs.denseArray(i64Type(m), std::move(v));
 }
 
+// The integers (booleans as 0/1) of a `dense<...>` attribute: a list, or a
+// splat repeated over the type's elements.
+static std::vector<int64_t> denseInts(const Module &m, AttrId a) {
+  const AttrStorage &s = m.attrs.get(a);
+  std::vector<int64_t> v;
+  const char *c = s.body.data(), *end = c + s.body.size();
+  while (c < end) {
+    if (*c == '-' || (*c >= '0' && *c <= '9')) {
+      char *next = nullptr;
+      v.push_back(std::strtoll(c, &next, 10));
+      c = next;
+    } else if (std::string_view(c, size_t(end - c)).starts_with("true")) {
+      v.push_back(1);  // window_reversal = dense<true> : tensor<2xi1>
+      c += 4;
+    } else if (std::string_view(c, size_t(end - c)).starts_with("false")) {
+      v.push_back(0);
+      c += 5;
+    } else {
+      ++c;
+    }
+  }
+  if (v.size() == 1 && s.type != kNoType && m.types.numElements(s.type) > 1)
+    v.assign(size_t(m.types.numElements(s.type)), v[0]);
+  return v;
+}
+
 std::vector<int64_t> intsOf(const Module &m, OpId op, std::string_view name) {
   AttrId a = m.attr(op, name);
-  return a == kNoAttr ? std::vector<int64_t>{} : m.attrs.intList(a);
+  if (a == kNoAttr) return {};
+  const AttrStorage &s = m.attrs.get(a);
+  // Older programs write i64 lists as `dense<[1, 2]> : tensor<2xi64>` (or a
+  // splat `dense<4> : tensor<2xi64>`, booleans as `dense<false>`); the pretty
+  // forms print them as lists.
+  if (s.kind == AttrKind::DenseElements && s.prefix == "dense") return denseInts(m, a);
+  return m.attrs.intList(a);
+}
+
+void upgradeDenseListAttrs(Module &m, OpState &st) {
+  static constexpr std::string_view kI64Lists[] = {
+      "broadcast_dimensions", "broadcast_sizes", "permutation", "dimensions", "start_indices",
+      "limit_indices", "strides", "slice_sizes", "edge_padding_low", "edge_padding_high",
+      "interior_padding", "fft_length", "window_strides", "lhs_dilation", "rhs_dilation",
+      "window_dimensions", "base_dilations", "window_dilations", "known_expanding_dimensions",
+      "known_nonexpanding_dimensions"};
+  for (NamedAttr &a : st.attrs) {
+    const AttrStorage &s = m.attrs.get(a.value);
+    if (s.kind != AttrKind::DenseElements || s.prefix != "dense" || s.type == kNoType) continue;
+    const TypeStorage &t = m.types.get(s.type);
+    if (t.kind != TypeKind::Tensor || t.shape.size() != 1) continue;
+    std::string_view name = m.names.str(a.name);
+    bool isBool = name == "window_reversal";
+    bool listed = isBool;
+    for (std::string_view k : kI64Lists) listed |= k == name;
+    if (!listed) continue;
+    std::string_view element = m.types.str(t.element);
+    if (element != (isBool ? "i1" : "i64")) continue;
+    std::vector<int64_t> v = denseInts(m, a.value);
+    if (int64_t(v.size()) != t.shape[0]) continue;  // not a plain list: keep as written
+    a.value = m.attrs.denseArray(t.element, std::move(v));
+  }
 }
 
 AttrId enumAttr(Module &m, std::string_view kind, std::string_view value) {

@@ -25,6 +25,13 @@ AttrId enumAttr(Module &m, std::string_view kind, std::string_view value);
 std::string_view enumValue(const Module &m, AttrId a);
 bool parseEnumWord(Parser &p, std::string_view &word);
 
+// Older programs (and the spec's examples) write the i64-list attributes as
+// `dense<[1, 0]> : tensor<2xi64>`; StableHLO now holds them as
+// `array<i64: 1, 0>` (`array<i1: ..>` for window_reversal). Rewrites them so
+// every reader (rules, the pretty forms) sees one kind. Other attributes, and
+// 2-D ones such as convolution padding, stay as written.
+void upgradeDenseListAttrs(Module &m, OpState &st);
+
 // `, key = [..]` items after the operands, in any order the form allows.
 bool parseKeywordIntList(Parser &p, OpState &st, std::string_view kw, std::string_view attrName);
 void printKeywordIntList(AsmPrinter &p, OpId op, std::string_view kw, std::string_view attrName);

@@ -205,6 +205,8 @@ OpId Module::lookupFunc(AttrId symbolRef) const {
   if (symbolRef == kNoAttr) return kNone;
   std::string_view sym = attrs.get(symbolRef).text;
   if (sym.starts_with("@")) sym.remove_prefix(1);
+  // `@"<lambda>"`: definitions keep the name without its quotes.
+  if (sym.size() >= 2 && sym.front() == '"' && sym.back() == '"') sym = sym.substr(1, sym.size() - 2);
   OpId f = lookupSymbol(sym);
   return f != kNone && isa(f, "func.func") ? f : kNone;
 }

@@ -1,6 +1,7 @@
 #include "ir/Sharding.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace autopart {
 
@@ -161,9 +162,21 @@ static void appendAxisList(std::string &s, const char *key,
   s += '}';
 }
 
+namespace {
+
+// `@mesh`, or `@"mesh-1"` when the name is not a bare identifier (MLIR's rule).
+std::string meshRef(const std::string &name) {
+  bool bare = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
+  for (char c : name)
+    bare &= std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
+  return bare ? '@' + name : "@\"" + name + '"';
+}
+
+}  // namespace
+
 std::string TensorSharding::strBody() const {
   std::string s = "<";
-  s += inlineMesh ? "mesh" + inlineMesh->str() : '@' + meshName;
+  s += inlineMesh ? "mesh" + inlineMesh->str() : meshRef(meshName);
   s += ", [";
   for (size_t i = 0; i < dims.size(); ++i) {
     if (i) s += ", ";
