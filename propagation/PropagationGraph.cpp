@@ -1,5 +1,7 @@
 #include "propagation/PropagationGraph.h"
 
+#include <algorithm>
+
 #include "propagation/ShardingGroups.h"
 #include "rules/OpInfo.h"
 
@@ -16,16 +18,23 @@ const TensorSharding *asSharding(const Module &m, AttrId a) {
 PropagationGraph::PropagationGraph(const Module &m) : m_(m) {
   collectMeshes();
   slotOf_.assign(m_.values.size(), kNoSlot);
-  uses_.resize(m_.values.size());
+  bindOrder_.assign(m_.values.size(), 0);
+  edgeIndex_.assign(m_.ops.size(), kNone);
+  // Most values get a slot of their own: one allocation, and slots never move.
+  slots_.reserve(m_.values.size());
   for (OpId func : m_.functions()) buildFunction(func);
+  buildUses();
   buildEdges();
   buildGroups();
+  buildMembers();
+  buildReaders();
 }
 
 const Mesh *PropagationGraph::meshOf(const TensorSharding &s) const {
   if (s.inlineMesh) return &*s.inlineMesh;
-  auto it = meshes_.find(s.meshName);
-  return it == meshes_.end() ? nullptr : &it->second;
+  for (const auto &[name, mesh] : meshes_)
+    if (name == s.meshName) return &mesh;
+  return nullptr;
 }
 
 const std::vector<uint32_t> &PropagationGraph::funcResultSlots(OpId func) const {
@@ -41,13 +50,28 @@ const std::vector<uint32_t> &PropagationGraph::groupMembers(int64_t group) const
 }
 
 const Edge *PropagationGraph::edgeOf(OpId edgeOp) const {
-  auto it = edgeIndex_.find(edgeOp);
-  return it == edgeIndex_.end() ? nullptr : &edges_[it->second];
+  if (edgeOp >= edgeIndex_.size() || edgeIndex_[edgeOp] == kNone) return nullptr;
+  return &edges_[edgeIndex_[edgeOp]];
 }
 
-const std::vector<OpId> *PropagationGraph::edgesReading(OpId user, uint32_t index) const {
-  auto it = edgesOfUse_.find({user, index});
-  return it == edgesOfUse_.end() ? nullptr : &it->second;
+namespace {
+
+bool useLess(OpId userA, uint32_t indexA, OpId userB, uint32_t indexB) {
+  return userA != userB ? userA < userB : indexA < indexB;
+}
+
+}  // namespace
+
+std::span<const OpId> PropagationGraph::edgesReading(OpId user, uint32_t index) const {
+  auto first = std::lower_bound(edgesOfUse_.begin(), edgesOfUse_.end(), std::pair{user, index},
+                                [](const EdgeUse &e, const std::pair<OpId, uint32_t> &u) {
+                                  return useLess(e.user, e.index, u.first, u.second);
+                                });
+  auto last = first;
+  while (last != edgesOfUse_.end() && last->user == user && last->index == index) ++last;
+  if (first == last) return {};
+  size_t begin = size_t(first - edgesOfUse_.begin());
+  return {edgeOpsOfUse_.data() + begin, size_t(last - first)};
 }
 
 // --- Slots ---------------------------------------------------------------------------
@@ -56,8 +80,11 @@ void PropagationGraph::collectMeshes() {
     for (OpId op : m_.blocks[b].ops) {
       if (!m_.isa(op, "sdy.mesh")) continue;
       AttrId name = m_.attr(op, "sym_name"), mesh = m_.attr(op, "mesh");
-      if (name != kNoAttr && mesh != kNoAttr && m_.attrs.kind(mesh) == AttrKind::Mesh)
-        meshes_[std::string(m_.attrs.stringValue(name))] = *m_.attrs.get(mesh).mesh;
+      if (name == kNoAttr || mesh == kNoAttr || m_.attrs.kind(mesh) != AttrKind::Mesh) continue;
+      std::string_view symbol = m_.attrs.stringValue(name);
+      auto it = std::find_if(meshes_.begin(), meshes_.end(), [&](const auto &e) { return e.first == symbol; });
+      if (it != meshes_.end()) it->second = *m_.attrs.get(mesh).mesh;
+      else meshes_.emplace_back(std::string(symbol), *m_.attrs.get(mesh).mesh);
     }
 }
 
@@ -78,9 +105,10 @@ uint32_t PropagationGraph::newSlot(Storage storage, OpId op, uint32_t index, con
   return uint32_t(slots_.size() - 1);
 }
 
+// The members of each slot are gathered once, in buildMembers.
 void PropagationGraph::bindValue(ValueId v, uint32_t slot) {
   slotOf_[v] = slot;
-  slots_[slot].members.push_back(v);
+  bindOrder_[v] = numBinds_++;
 }
 
 // Moves `v` to the edge's slot (its own slot, if any, stays unused).
@@ -88,8 +116,6 @@ void PropagationGraph::rebind(ValueId v, uint32_t slot) {
   if (!shardableType(m_.type(v))) return;
   uint32_t old = slotOf_[v];
   if (old != kNoSlot) {
-    std::vector<ValueId> &mem = slots_[old].members;
-    std::erase(mem, v);
     // A value that carried a sharding of its own hands it to the edge when
     // the edge has none yet.
     if (!slots_[slot].sharding && slots_[old].sharding && slots_[old].storage != Storage::None)
@@ -117,8 +143,6 @@ void PropagationGraph::buildFunction(OpId func) {
 
 void PropagationGraph::visitOp(OpId op) {
   order_.push_back(op);
-  std::span<const ValueId> operands = m_.operands(op);
-  for (uint32_t i = 0; i < operands.size(); ++i) uses_[operands[i]].push_back({op, i});
   std::string_view name = m_.opName(op);
   if (name == "sdy.data_flow_edge" || name == "sdy.func_data_flow_edge") {
     edgeOps_.push_back(op);
@@ -278,10 +302,15 @@ void PropagationGraph::buildEdges() {
     } else {
       addOwnerSources(e, slot, input);
     }
-    for (const Use &u : e.sourceUses) edgesOfUse_[{u.user, u.index}].push_back(edgeOp);
+    for (const Use &u : e.sourceUses) edgesOfUse_.push_back({u.user, u.index, edgeOp});
     edgeIndex_[edgeOp] = uint32_t(edges_.size());
     edges_.push_back(std::move(e));
   }
+  std::stable_sort(edgesOfUse_.begin(), edgesOfUse_.end(), [](const EdgeUse &a, const EdgeUse &b) {
+    return useLess(a.user, a.index, b.user, b.index);
+  });
+  edgeOpsOfUse_.reserve(edgesOfUse_.size());
+  for (const EdgeUse &e : edgesOfUse_) edgeOpsOfUse_.push_back(e.edgeOp);
 }
 
 // --- Sharding groups -------------------------------------------------------------------
@@ -316,6 +345,54 @@ void PropagationGraph::buildGroups() {
         slots_[slot].changed = true;
       }
   }
+}
+
+// --- Flat per-program tables -----------------------------------------------------------
+// Every operand of every op, in op order.
+void PropagationGraph::buildUses() {
+  useBegin_.assign(m_.values.size() + 1, 0);
+  for (OpId op : order_)
+    for (ValueId v : m_.operands(op)) ++useBegin_[v + 1];
+  for (size_t v = 0; v < m_.values.size(); ++v) useBegin_[v + 1] += useBegin_[v];
+  uses_.resize(useBegin_.back());
+  std::vector<uint32_t> fill(useBegin_.begin(), useBegin_.end() - 1);
+  for (OpId op : order_) {
+    std::span<const ValueId> operands = m_.operands(op);
+    for (uint32_t i = 0; i < operands.size(); ++i) uses_[fill[operands[i]]++] = {op, i};
+  }
+}
+
+// A slot's members in the order they were bound (a rebound value counts
+// from its last binding).
+void PropagationGraph::buildMembers() {
+  std::vector<ValueId> byOrder(numBinds_, kNone);
+  for (ValueId v = 0; v < slotOf_.size(); ++v)
+    if (slotOf_[v] != kNoSlot) byOrder[bindOrder_[v]] = v;
+  members_ = buildCsr(slots_.size(), [&](auto &&emit) {
+    for (ValueId v : byOrder)
+      if (v != kNone) emit(slotOf_[v], v);
+  });
+}
+
+void PropagationGraph::buildReaders() {
+  readers_ = buildCsr(slots_.size(), [&](auto &&emit) {
+    for (uint32_t slot = 0; slot < slots_.size(); ++slot)
+      for (ValueId v : membersOf(slot)) {
+        const ValueInfo &info = m_.values[v];
+        OpId owner = info.isBlockArg ? m_.regions[m_.blocks[info.owner].parent].parent : info.owner;
+        if (owner != kNone) emit(slot, owner);
+        for (const Use &u : usesOf(v)) {
+          std::span<const OpId> edgeOps = edgesReading(u.user, u.index);
+          if (!edgeOps.empty()) {
+            for (OpId edgeOp : edgeOps) emit(slot, edgeOp);
+          } else if (opInfo(m_, u.user).category == OpCategory::Terminator) {
+            if (OpId parent = m_.parentOp(u.user); parent != kNone) emit(slot, parent);
+          } else {
+            emit(slot, u.user);
+          }
+        }
+      }
+  });
 }
 
 }  // namespace autopart
