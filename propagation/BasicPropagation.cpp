@@ -82,8 +82,9 @@ void BasicPropagation::classifyOps() {
         kind = StepKind::Barrier;
         stepRules_[op] = &identityRule(m_.type(m_.result(op, 0)), 1);
       }
-    } else if (!isDataFlowOp(m_, op) && opInfo(m_, op).category != OpCategory::Terminator) {
-      kind = opInfo(m_, op).ruleReadsContext ? StepKind::ContextRule : StepKind::Rule;
+    } else if (const OpInfo &info = graph_->infoOf(op);
+               !isDataFlowKind(info) && info.category != OpCategory::Terminator) {
+      kind = info.ruleReadsContext ? StepKind::ContextRule : StepKind::Rule;
     }
   }
 }
@@ -386,7 +387,19 @@ void BasicPropagation::writeOpResults(OpId op, std::span<const std::pair<OpId, u
     all[i].inlineMesh = any.inlineMesh;
   }
   for (const auto &[owner, slot] : changedSlots) all[graph_->slot(slot).index] = *graph_->slot(slot).sharding;
-  m_.setAttr(op, "sdy.sharding", m_.attrs.shardingPerValue(std::move(all)));
+  m_.setAttr(op, "sdy.sharding", shardingPerValue(std::move(all)));
+}
+
+// Interning an attribute prints it; neighbouring ops mostly repeat a few
+// lists, so the last few are remembered (equal lists print equal text).
+AttrId BasicPropagation::shardingPerValue(std::vector<TensorSharding> all) {
+  for (const auto &[list, attr] : recentLists_)
+    if (list == all) return attr;
+  AttrId attr = m_.attrs.shardingPerValue(all);
+  if (recentLists_.size() < kRecentLists) recentLists_.push_back({std::move(all), attr});
+  else recentLists_[nextRecent_] = {std::move(all), attr};
+  nextRecent_ = (nextRecent_ + 1) % kRecentLists;
+  return attr;
 }
 
 namespace {

@@ -102,6 +102,7 @@ private:
   void writeBack();
   void writeListEntry(const Slot &s);
   void writeOpResults(OpId op, std::span<const std::pair<OpId, uint32_t>> changedSlots);
+  AttrId shardingPerValue(std::vector<TensorSharding> all);
 
   Module &m_;
   const PropagationOptions options_;
@@ -132,6 +133,11 @@ private:
   PropagationDirection dirBarrier_ = PropagationDirection::Both;
   std::string meshName_;
   std::optional<Mesh> inlineMesh_;
+
+  // The last `sdy.sharding` lists written back, with their attributes.
+  static constexpr size_t kRecentLists = 8;
+  std::vector<std::pair<std::vector<TensorSharding>, AttrId>> recentLists_;
+  size_t nextRecent_ = 0;
 };
 
 }  // namespace autopart

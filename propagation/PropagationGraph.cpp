@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "propagation/ShardingGroups.h"
-#include "rules/OpInfo.h"
 
 namespace autopart {
 
@@ -35,6 +34,13 @@ const Mesh *PropagationGraph::meshOf(const TensorSharding &s) const {
   for (const auto &[name, mesh] : meshes_)
     if (name == s.meshName) return &mesh;
   return nullptr;
+}
+
+const OpInfo &PropagationGraph::infoOf(OpId op) const {
+  NameId name = m_.ops[op].name;
+  if (name >= infoByName_.size()) infoByName_.resize(size_t(name) + 1, nullptr);
+  if (!infoByName_[name]) infoByName_[name] = &opInfo(m_, op);
+  return *infoByName_[name];
 }
 
 const std::vector<uint32_t> &PropagationGraph::funcResultSlots(OpId func) const {
@@ -96,12 +102,11 @@ bool PropagationGraph::shardableType(TypeId t) const {
 }
 
 uint32_t PropagationGraph::newSlot(Storage storage, OpId op, uint32_t index, const TensorSharding *initial) {
-  Slot s;
+  Slot &s = slots_.emplace_back();
   s.storage = storage;
   s.op = op;
   s.index = index;
   if (initial) s.sharding = *initial;
-  slots_.push_back(std::move(s));
   return uint32_t(slots_.size() - 1);
 }
 
@@ -148,7 +153,7 @@ void PropagationGraph::visitOp(OpId op) {
     edgeOps_.push_back(op);
     return;  // bound in buildEdges
   }
-  DataFlow flow = opInfo(m_, op).dataFlow;
+  DataFlow flow = infoOf(op).dataFlow;
   if (flow == DataFlow::Call)
     if (OpId callee = m_.lookupFunc(m_.attr(op, "callee")); callee != kNone) callsTo_[callee].push_back(op);
   if (name == "sdy.sharding_group") {
@@ -161,7 +166,7 @@ void PropagationGraph::visitOp(OpId op) {
 
 void PropagationGraph::bindResults(OpId op, std::string_view name) {
   bool attrStored = name == "sdy.sharding_constraint" || name == "sdy.reshard";
-  bool computation = opInfo(m_, op).dataFlow == DataFlow::Computation;
+  bool computation = infoOf(op).dataFlow == DataFlow::Computation;
   AttrId perValue = m_.attr(op, "sdy.sharding");
   for (uint32_t i = 0; i < m_.numResults(op); ++i) {
     ValueId v = m_.result(op, i);
@@ -207,7 +212,7 @@ OpId PropagationGraph::terminatorOf(RegionId r) const {
   const Region &region = m_.regions[r];
   if (region.blocks.empty()) return kNone;
   const std::vector<OpId> &ops = m_.blocks[region.blocks.front()].ops;
-  return ops.empty() || opInfo(m_, ops.back()).category != OpCategory::Terminator ? kNone : ops.back();
+  return ops.empty() || infoOf(ops.back()).category != OpCategory::Terminator ? kNone : ops.back();
 }
 
 const TensorSharding *PropagationGraph::listEntry(OpId op, std::string_view attr, size_t i) const {
@@ -250,7 +255,7 @@ void PropagationGraph::addFuncEdgeSources(Edge &e, ValueId input) {
 void PropagationGraph::addOwnerSources(Edge &e, uint32_t slot, ValueId input) {
   OpId owner = m_.values[input].owner;
   uint32_t i = m_.values[input].index;
-  DataFlow flow = opInfo(m_, owner).dataFlow;
+  DataFlow flow = infoOf(owner).dataFlow;
   if (flow == DataFlow::Loop) {
     for (uint32_t r = 0; r < m_.numRegions(owner); ++r)
       for (BlockId b : m_.regions[m_.region(owner, r)].blocks)
@@ -385,7 +390,7 @@ void PropagationGraph::buildReaders() {
           std::span<const OpId> edgeOps = edgesReading(u.user, u.index);
           if (!edgeOps.empty()) {
             for (OpId edgeOp : edgeOps) emit(slot, edgeOp);
-          } else if (opInfo(m_, u.user).category == OpCategory::Terminator) {
+          } else if (infoOf(u.user).category == OpCategory::Terminator) {
             if (OpId parent = m_.parentOp(u.user); parent != kNone) emit(slot, parent);
           } else {
             emit(slot, u.user);

@@ -34,6 +34,7 @@
 
 #include "ir/Module.h"
 #include "propagation/DataFlowEdges.h"
+#include "rules/OpInfo.h"
 #include "support/Csr.h"
 
 namespace autopart {
@@ -117,6 +118,9 @@ public:
   // The slots of sharding group `group`.
   const std::vector<uint32_t> &groupMembers(int64_t group) const;
 
+  // The op table's row of `op` (rules/OpInfo.h), looked up once per op name.
+  const OpInfo &infoOf(OpId op) const;
+
   // Every op nested in a function, functions in order, each in pre-order.
   const std::vector<OpId> &ops() const { return order_; }
   std::span<const Use> usesOf(ValueId v) const {
@@ -179,6 +183,7 @@ private:
   std::vector<OpId> edgeOpsOfUse_;  // edgesOfUse_[i].edgeOp, as one span per use
   std::map<OpId, std::vector<OpId>> callsTo_;  // func.func -> its calls
   std::map<int64_t, std::vector<uint32_t>> groups_;
+  mutable std::vector<const OpInfo *> infoByName_;  // by NameId
 };
 
 }  // namespace autopart
