@@ -19,8 +19,11 @@ PropagationGraph::PropagationGraph(const Module &m) : m_(m) {
   slotOf_.assign(m_.values.size(), kNoSlot);
   bindOrder_.assign(m_.values.size(), 0);
   edgeIndex_.assign(m_.ops.size(), kNone);
-  // Most values get a slot of their own: one allocation, and slots never move.
-  slots_.reserve(m_.values.size());
+  // At most a slot per value, function result and edge op: one allocation,
+  // and slots never move.
+  size_t bound = m_.values.size() + m_.ops.size();
+  for (OpId func : m_.functions()) bound += FuncView{m_, func}.resultTypes().size();
+  slots_.reserve(bound);
   for (OpId func : m_.functions()) buildFunction(func);
   buildUses();
   buildEdges();
