@@ -27,4 +27,29 @@ std::string syntheticChain(int64_t numOps) {
   return s;
 }
 
+std::string propagationChain(int64_t numOps) {
+  const std::string x = "tensor<64x256xf32>", y = "tensor<64x16x16xf32>";
+  std::string s;
+  s.reserve(size_t(numOps) * 110 + 512);
+  s += "module @jit_chain {\n  sdy.mesh @mesh = <[\"data\"=2, \"model\"=4]>\n";
+  s += "  func.func public @main(%arg0: " + x + ", %arg1: tensor<256x256xf32>) -> (" + x +
+       " {sdy.sharding = #sdy.sharding<@mesh, [{\"data\"}, {\"model\"}]>}) {\n";
+  std::string cur = "%arg0";
+  int64_t id = 0;
+  for (int64_t emitted = 0; emitted + 6 <= numOps; emitted += 6) {
+    std::string v[6];
+    for (std::string &name : v) name = "%" + std::to_string(id++);
+    s += "    " + v[0] + " = stablehlo.dot_general " + cur + ", %arg1, contracting_dims = [1] x [0] : (" + x +
+         ", tensor<256x256xf32>) -> " + x + "\n";
+    s += "    " + v[1] + " = stablehlo.reshape " + v[0] + " : (" + x + ") -> " + y + "\n";
+    s += "    " + v[2] + " = stablehlo.transpose " + v[1] + ", dims = [0, 2, 1] : (" + y + ") -> " + y + "\n";
+    s += "    " + v[3] + " = stablehlo.reshape " + v[2] + " : (" + y + ") -> " + x + "\n";
+    s += "    " + v[4] + " = stablehlo.add " + v[3] + ", " + cur + " : " + x + "\n";
+    s += "    " + v[5] + " = stablehlo.negate " + v[4] + " : " + x + "\n";
+    cur = v[5];
+  }
+  s += "    return " + cur + " : " + x + "\n  }\n}\n";
+  return s;
+}
+
 }  // namespace autopart::bench

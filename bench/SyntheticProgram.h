@@ -9,4 +9,17 @@ namespace autopart::bench {
 
 std::string syntheticChain(int64_t numOps);
 
+// A chain of about `numOps` ops on mesh ["data"=2, "model"=4] whose only
+// sharding is the function result's: blocks of dot_general, reshape,
+// transpose, reshape, add (of the block's input) and negate, so that
+// sharding propagation must carry it backwards through every op:
+//
+//   %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] ...
+//   %1 = stablehlo.reshape %0 : (tensor<64x256xf32>) -> tensor<64x16x16xf32>
+//   %2 = stablehlo.transpose %1, dims = [0, 2, 1] ...
+//   %3 = stablehlo.reshape %2 : (tensor<64x16x16xf32>) -> tensor<64x256xf32>
+//   %4 = stablehlo.add %3, %arg0 : tensor<64x256xf32>
+//   %5 = stablehlo.negate %4 : tensor<64x256xf32>   (next block's input)
+std::string propagationChain(int64_t numOps);
+
 }  // namespace autopart::bench

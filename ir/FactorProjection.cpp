@@ -54,7 +54,21 @@ TensorFactorShardings projectTensor(const TensorSharding *sharding,
                                     const OpShardingRule &rule, const Mesh &mesh,
                                     bool closedIfMissing) {
   TensorFactorShardings tfs;
+  projectTensor(tfs, sharding, mapping, rule, mesh, closedIfMissing);
+  return tfs;
+}
+
+void projectTensor(TensorFactorShardings &tfs, const TensorSharding *sharding,
+                   const OpShardingRule::TensorFactors &mapping, const OpShardingRule &rule,
+                   const Mesh &mesh, bool closedIfMissing) {
   tfs.factors.resize(rule.numFactors());
+  for (FactorSharding &fs : tfs.factors) {
+    fs.axes.clear();
+    fs.overflow.clear();
+    fs.present = fs.isClosed = fs.isMinorMost = false;
+  }
+  tfs.replicated.clear();
+  tfs.unreduced.clear();
   static const AxisList kNoAxes;
   for (size_t d = 0; d < mapping.size(); ++d) {
     bool hasDim = sharding && d < sharding->dims.size();
@@ -105,7 +119,6 @@ TensorFactorShardings projectTensor(const TensorSharding *sharding,
     tfs.replicated = sharding->replicated;
     tfs.unreduced = sharding->unreduced;
   }
-  return tfs;
 }
 
 // Appends `axes` merging across the boundary between two factors, so that

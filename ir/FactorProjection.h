@@ -58,6 +58,11 @@ TensorFactorShardings projectTensor(const TensorSharding *sharding,
                                     const OpShardingRule::TensorFactors &mapping,
                                     const OpShardingRule &rule, const Mesh &mesh,
                                     bool closedIfMissing = false);
+// The same into `out`, reusing its storage (propagation projects every step
+// into the same buffers).
+void projectTensor(TensorFactorShardings &out, const TensorSharding *sharding,
+                   const OpShardingRule::TensorFactors &mapping, const OpShardingRule &rule,
+                   const Mesh &mesh, bool closedIfMissing = false);
 // The tensor sharding `tfs` describes as propagation writes it: a dimension is
 // closed only when one of its factors is, priorities are dropped, replicated
 // and unreduced axes are kept. A dimension stops at the first factor that is

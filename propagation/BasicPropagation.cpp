@@ -1,6 +1,6 @@
 #include "propagation/BasicPropagation.h"
 
-#include <map>
+#include <algorithm>
 #include <string>
 
 #include "ir/Pass.h"
@@ -13,7 +13,7 @@ namespace {
 
 // The rule of a step that passes a tensor through unchanged (edges, barriers,
 // function results): one factor per dimension.
-OpShardingRule identityRule(const std::vector<int64_t> &shape, size_t numOperands) {
+OpShardingRule makeIdentityRule(const std::vector<int64_t> &shape, size_t numOperands) {
   OpShardingRule rule;
   OpShardingRule::TensorFactors mapping;
   for (int64_t size : shape) mapping.push_back({rule.addFactor(size)});
@@ -38,6 +38,7 @@ bool BasicPropagation::run(PropagationStats *stats) {
   if (m_.top == kNone) return true;
   isolateConflictingShardingGroups(m_, diags_);
   graph_.emplace(m_);
+  classifyOps();
   propagate();
   writeBack();
   if (stats) *stats = stats_;
@@ -62,6 +63,38 @@ void BasicPropagation::fixpoint() {
   for (OpId func : m_.functions()) propagateFuncResults(func);
 }
 
+// Each op's kind once, so that a step reads no op name.
+void BasicPropagation::classifyOps() {
+  kinds_.assign(m_.ops.size(), StepKind::None);
+  stepRules_.assign(m_.ops.size(), nullptr);
+  inStack_.assign(m_.ops.size(), false);
+  stepDirection_ = [this](size_t f) { return intersectionOf(dirBarrier_, direction(dirOp_, dirRule_, f)); };
+  for (OpId op : graph_->ops()) {
+    std::string_view name = m_.opName(op);
+    StepKind &kind = kinds_[op];
+    if (name == "sdy.data_flow_edge" || name == "sdy.func_data_flow_edge") {
+      if (const Edge *e = graph_->edgeOf(op)) {
+        kind = StepKind::Edge;
+        stepRules_[op] = &identityRule(m_.type(m_.result(op, 0)), e->sources.size());
+      }
+    } else if (name == "sdy.propagation_barrier") {
+      if (m_.numOperands(op) == 1 && m_.numResults(op) == 1 && barrierDirection(op) != PropagationDirection::None) {
+        kind = StepKind::Barrier;
+        stepRules_[op] = &identityRule(m_.type(m_.result(op, 0)), 1);
+      }
+    } else if (const OpInfo &info = graph_->infoOf(op);
+               !isDataFlowKind(info) && info.category != OpCategory::Terminator) {
+      kind = info.ruleReadsContext ? StepKind::ContextRule : StepKind::Rule;
+    }
+  }
+}
+
+const OpShardingRule &BasicPropagation::identityRule(TypeId type, size_t numOperands) {
+  auto [it, added] = identityIndex_.try_emplace(uint64_t(type) << 32 | uint64_t(numOperands), identityRules_.size());
+  if (added) identityRules_.push_back(makeIdentityRule(m_.types.shape(type), numOperands));
+  return identityRules_[it->second];
+}
+
 // --- Worklist --------------------------------------------------------------------------
 void BasicPropagation::push(OpId op) {
   if (op == kNone) return;
@@ -73,20 +106,8 @@ void BasicPropagation::push(OpId op) {
 
 // Requeues every step that reads a value of `slot`, except `current`.
 void BasicPropagation::notify(uint32_t slot, OpId current) {
-  auto enqueue = [&](OpId op) {
+  for (OpId op : graph_->stepsReading(slot))
     if (op != current) push(op);
-  };
-  for (ValueId v : graph_->slot(slot).members) {
-    const ValueInfo &info = m_.values[v];
-    if (info.isBlockArg) enqueue(m_.regions[m_.blocks[info.owner].parent].parent);
-    else enqueue(info.owner);
-    for (const Use &u : graph_->usesOf(v)) {
-      if (const std::vector<OpId> *edgeOps = graph_->edgesReading(u.user, u.index)) {
-        for (OpId edgeOp : *edgeOps) enqueue(edgeOp);
-      } else if (opInfo(m_, u.user).category == OpCategory::Terminator) enqueue(m_.parentOp(u.user));
-      else enqueue(u.user);
-    }
-  }
 }
 
 // Valid until the next call (rules of ops the cache does not memoize are
@@ -100,34 +121,45 @@ const OpShardingRule *BasicPropagation::ruleOf(OpId op) {
   return rules_->get(op);
 }
 
-// --- Steps -----------------------------------------------------------------------------
-void BasicPropagation::step(OpId op) {
-  std::string_view name = m_.opName(op);
-  if (name == "sdy.data_flow_edge" || name == "sdy.func_data_flow_edge") {
-    const Edge *e = graph_->edgeOf(op);
-    if (!e) return;
-    propagateThrough(op, identityRule(m_.types.shape(m_.type(m_.result(op, 0))), e->sources.size()), e->sources,
-                     {e->target}, [&](size_t f) { return direction(op, nullptr, f); });
-    return;
-  }
-  if (name == "sdy.propagation_barrier") {
-    if (m_.numOperands(op) != 1 || m_.numResults(op) != 1) return;
-    PropagationDirection dir = barrierDirection(op);
-    if (dir == PropagationDirection::None) return;
-    propagateThrough(op, identityRule(m_.types.shape(m_.type(m_.result(op, 0))), 1),
-                     {{graph_->slotOf(m_.operand(op, 0))}}, {{graph_->slotOf(m_.result(op, 0))}},
-                     [&](size_t f) { return intersectionOf(dir, direction(op, nullptr, f)); });
-    return;
-  }
-  if (isDataFlowOp(m_, op) || opInfo(m_, op).category == OpCategory::Terminator) return;
+// The rule of a Rule / ContextRule op when it fits the op; a memoized one is
+// looked up only at the op's first step.
+const OpShardingRule *BasicPropagation::stepRuleOf(OpId op) {
+  if (kinds_[op] == StepKind::RuleReady) return stepRules_[op];
   const OpShardingRule *rule = ruleOf(op);
   if (!rule || rule->operands.size() != m_.numOperands(op) || rule->results.size() != m_.numResults(op))
+    rule = nullptr;
+  if (kinds_[op] == StepKind::Rule) {
+    kinds_[op] = rule ? StepKind::RuleReady : StepKind::None;
+    stepRules_[op] = rule;
+  }
+  return rule;
+}
+
+// --- Steps -----------------------------------------------------------------------------
+void BasicPropagation::step(OpId op) {
+  switch (op < kinds_.size() ? kinds_[op] : StepKind::None) {
+  case StepKind::None: return;
+  case StepKind::Edge: {
+    const Edge *e = graph_->edgeOf(op);
+    propagateThrough(op, nullptr, *stepRules_[op], e->sources, {&e->target, 1});
     return;
-  std::vector<Participant> operands, results;
-  for (ValueId v : m_.operands(op)) operands.push_back({graph_->slotOf(v)});
-  for (uint32_t i = 0; i < m_.numResults(op); ++i) results.push_back({graph_->slotOf(m_.result(op, i))});
-  if (propagateThrough(op, *rule, operands, results, [&](size_t f) { return direction(op, rule, f); }) &&
-      options_.keepShardingRules)
+  }
+  case StepKind::Barrier: {
+    Participant in{graph_->slotOf(m_.operand(op, 0))}, out{graph_->slotOf(m_.result(op, 0))};
+    propagateThrough(op, nullptr, *stepRules_[op], {&in, 1}, {&out, 1}, barrierDirection(op));
+    return;
+  }
+  case StepKind::Rule:
+  case StepKind::RuleReady:
+  case StepKind::ContextRule: break;
+  }
+  const OpShardingRule *rule = stepRuleOf(op);
+  if (!rule) return;
+  operands_.clear();
+  results_.clear();
+  for (ValueId v : m_.operands(op)) operands_.push_back({graph_->slotOf(v)});
+  for (uint32_t i = 0; i < m_.numResults(op); ++i) results_.push_back({graph_->slotOf(m_.result(op, i))});
+  if (propagateThrough(op, rule, *rule, operands_, results_) && options_.keepShardingRules)
     rulesToKeep_.push_back(op);
 }
 
@@ -152,35 +184,37 @@ void BasicPropagation::propagateFuncResults(OpId func) {
   for (uint32_t i = 0; i < m_.numOperands(ret) && i < resSlots.size(); ++i) {
     ValueId v = m_.operand(ret, i);
     if (resSlots[i] == kNoSlot || graph_->slotOf(v) == kNoSlot) continue;
-    propagateThrough(func, identityRule(m_.types.shape(m_.type(v)), 1), {{graph_->slotOf(v)}}, {{resSlots[i]}}, {});
+    Participant in{graph_->slotOf(v)}, out{resSlots[i]};
+    propagateThrough(func, nullptr, identityRule(m_.type(v), 1), {&in, 1}, {&out, 1}, PropagationDirection::Both,
+                     /*allFactors=*/true);
   }
 }
 
 // --- One propagation step --------------------------------------------------------------
 // The sharding a participant shows in the step's (global) view; converted
-// ones (manual computation edges) live in `scratch`.
-const TensorSharding *BasicPropagation::view(const Participant &p, std::deque<TensorSharding> &scratch) const {
+// ones (manual computation edges) live in `globalViews_` until the next step.
+const TensorSharding *BasicPropagation::view(const Participant &p) {
   if (p.slot == kNoSlot || !graph_->slot(p.slot).sharding) return nullptr;
   const TensorSharding &s = *graph_->slot(p.slot).sharding;
   if (!p.manual) return &s;
-  scratch.push_back(p.manual->toGlobal(s));
-  return &scratch.back();
+  globalViews_.push_back(p.manual->toGlobal(s));
+  return &globalViews_.back();
 }
 
 // The sharding whose mesh the step uses: empty meshes (no axes, no devices)
 // defer to any other; two different non-empty meshes, an unknown mesh, or no
 // mesh with axes stop propagation through the step (nullptr).
-const TensorSharding *BasicPropagation::meshSourceOf(const std::vector<const TensorSharding *> &views) const {
+const TensorSharding *BasicPropagation::meshSourceOf() const {
   const Mesh *mesh = nullptr;
   const TensorSharding *meshSource = nullptr;
-  for (const TensorSharding *s : views) {
+  for (const TensorSharding *s : views_) {
     if (!s) continue;
     const Mesh *other = graph_->meshOf(*s);
     if (!other) return nullptr;
     if (!mesh || isEmptyMesh(*mesh)) {
       mesh = other;
       meshSource = s;
-    } else if (!(*other == *mesh) && !isEmptyMesh(*other)) {
+    } else if (other != mesh && !(*other == *mesh) && !isEmptyMesh(*other)) {
       return nullptr;
     }
   }
@@ -188,16 +222,17 @@ const TensorSharding *BasicPropagation::meshSourceOf(const std::vector<const Ten
   return meshSource;
 }
 
-// The step's tensors seen per factor; hidden dimensions (user priorities)
-// drop out.
-OpProjection BasicPropagation::project(const std::vector<const TensorSharding *> &views, const OpShardingRule &rule,
-                                       const std::vector<Participant> &operands,
-                                       const std::vector<Participant> &results, const Mesh &mesh) const {
-  OpProjection projection;
+// The step's tensors seen per factor, into `projection_`; hidden dimensions
+// (user priorities) drop out.
+void BasicPropagation::project(const OpShardingRule &rule, std::span<const Participant> operands,
+                               std::span<const Participant> results, const Mesh &mesh) {
+  OpProjection &projection = projection_;
+  projection.operands.resize(operands.size());
+  projection.results.resize(results.size());
   for (size_t i = 0; i < operands.size(); ++i)
-    projection.operands.push_back(projectTensor(views[i], rule.operands[i], rule, mesh));
+    projectTensor(projection.operands[i], views_[i], rule.operands[i], rule, mesh);
   for (size_t i = 0; i < results.size(); ++i)
-    projection.results.push_back(projectTensor(views[operands.size() + i], rule.results[i], rule, mesh));
+    projectTensor(projection.results[i], views_[operands.size() + i], rule.results[i], rule, mesh);
   for (size_t t = 0; t < projection.numTensors(); ++t) {
     bool isOperand = t < operands.size();
     const Participant &p = isOperand ? operands[t] : results[t - operands.size()];
@@ -208,35 +243,42 @@ OpProjection BasicPropagation::project(const std::vector<const TensorSharding *>
       if (hidden[d])
         for (int32_t f : mapping[d]) projection.tensor(t).factors[size_t(f)].present = false;
   }
-  return projection;
 }
 
-// `directionOf` per factor; empty means Both. Returns whether any slot
-// changed.
-bool BasicPropagation::propagateThrough(OpId op, const OpShardingRule &rule, const std::vector<Participant> &operands,
-                                        const std::vector<Participant> &results,
-                                        const std::function<PropagationDirection(size_t)> &directionOf) {
-  std::deque<TensorSharding> scratch;
-  std::vector<const TensorSharding *> views;
-  for (const Participant &p : operands) views.push_back(view(p, scratch));
-  for (const Participant &p : results) views.push_back(view(p, scratch));
-  const TensorSharding *meshSource = meshSourceOf(views);
+// Returns whether any slot changed. `rule` is what `direction` is asked
+// about (nullptr for edges, barriers and function results), `stepRule` the
+// rule the step projects onto.
+bool BasicPropagation::propagateThrough(OpId op, const OpShardingRule *rule, const OpShardingRule &stepRule,
+                                        std::span<const Participant> operands, std::span<const Participant> results,
+                                        PropagationDirection barrier, bool allFactors) {
+  globalViews_.clear();
+  views_.clear();
+  for (const Participant &p : operands) views_.push_back(view(p));
+  for (const Participant &p : results) views_.push_back(view(p));
+  const TensorSharding *meshSource = meshSourceOf();
   if (!meshSource) return false;
-  // Copied: the updates below may overwrite the sharding they come from.
-  const std::string meshName = meshSource->meshName;
-  const std::optional<Mesh> inlineMesh = meshSource->inlineMesh;
-  const Mesh meshValue = *graph_->meshOf(*meshSource);
+  // Copied: the updates below may overwrite the sharding they come from. A
+  // named mesh stays in the graph; an inline one is copied too.
+  meshName_ = meshSource->meshName;
+  inlineMesh_ = meshSource->inlineMesh;
+  const Mesh &meshValue = inlineMesh_ ? *inlineMesh_ : *graph_->meshOf(*meshSource);
 
-  OpProjection projection = project(views, rule, operands, results, meshValue);
-  FactorPropagationParams params;
+  project(stepRule, operands, results, meshValue);
+  FactorPropagationParams &params = params_;
   params.strategy = options_.strategy;
   params.conservative = options_.conservative;
-  params.direction = directionOf;
+  dirOp_ = op;
+  dirRule_ = rule;
+  dirBarrier_ = barrier;
+  if (allFactors) params.direction = nullptr;
+  else params.direction = stepDirection_;
+  params.tensorElements.clear();
   if (params.strategy == FactorStrategy::Aggressive)
     for (const Participant &p : operands) params.tensorElements.push_back(elementsOf(p));
   if (params.strategy == FactorStrategy::Aggressive)
     for (const Participant &p : results) params.tensorElements.push_back(elementsOf(p));
-  std::vector<bool> changed = propagateFactors(projection, rule, meshValue, params);
+  OpProjection &projection = projection_;
+  std::vector<bool> changed = propagateFactors(projection, stepRule, meshValue, params);
 
   bool any = false;
   for (size_t t = 0; t < changed.size(); ++t) {
@@ -244,9 +286,10 @@ bool BasicPropagation::propagateThrough(OpId op, const OpShardingRule &rule, con
     bool isOperand = t < operands.size();
     const Participant &p = isOperand ? operands[t] : results[t - operands.size()];
     if (p.slot == kNoSlot || graph_->slot(p.slot).storage == Storage::None) continue;
-    const OpShardingRule::TensorFactors &mapping = isOperand ? rule.operands[t] : rule.results[t - operands.size()];
-    TensorSharding s = toTensorSharding(projection.tensor(t), mapping, rule, meshName, meshValue);
-    s.inlineMesh = inlineMesh;
+    const OpShardingRule::TensorFactors &mapping =
+        isOperand ? stepRule.operands[t] : stepRule.results[t - operands.size()];
+    TensorSharding s = toTensorSharding(projection.tensor(t), mapping, stepRule, meshName_, meshValue);
+    s.inlineMesh = inlineMesh_;
     if (p.manual) s = p.manual->toLocal(std::move(s));
     const std::optional<TensorSharding> &old = graph_->slot(p.slot).sharding;
     const std::vector<bool> &hidden = graph_->slot(p.slot).hidden;
@@ -262,23 +305,25 @@ bool BasicPropagation::propagateThrough(OpId op, const OpShardingRule &rule, con
 }
 
 int64_t BasicPropagation::elementsOf(const Participant &p) const {
-  if (p.slot == kNoSlot || graph_->slot(p.slot).members.empty()) return 1;
-  return m_.types.numElements(m_.type(graph_->slot(p.slot).members.front()));
+  if (p.slot == kNoSlot || graph_->membersOf(p.slot).empty()) return 1;
+  return m_.types.numElements(m_.type(graph_->membersOf(p.slot).front()));
 }
 
 // Sharding group members follow the slot that changed.
 void BasicPropagation::setSlot(uint32_t slot, TensorSharding s, OpId current) {
   ++stats_.updates;
-  graph_->slot(slot).sharding = s;
-  graph_->slot(slot).changed = true;
+  Slot &changed = graph_->slot(slot);
+  changed.sharding = std::move(s);
+  changed.changed = true;
   notify(slot, current);
-  int64_t g = graph_->slot(slot).group;
+  int64_t g = changed.group;
   if (g < 0) return;
+  const TensorSharding &shared = *changed.sharding;
   for (uint32_t other : graph_->groupMembers(g)) {
     Slot &o = graph_->slot(other);
     if (other == slot || o.storage == Storage::None) continue;
-    if (o.sharding && *o.sharding == s) continue;
-    o.sharding = s;
+    if (o.sharding && *o.sharding == shared) continue;
+    o.sharding = shared;
     o.changed = true;
     notify(other, current);
   }
@@ -286,7 +331,7 @@ void BasicPropagation::setSlot(uint32_t slot, TensorSharding s, OpId current) {
 
 // --- Write-back ------------------------------------------------------------------------
 void BasicPropagation::writeBack() {
-  std::map<OpId, std::vector<uint32_t>> perOp;
+  std::vector<std::pair<OpId, uint32_t>> perOp;  // (op, slot), grouped by op below
   for (uint32_t i = 0; i < graph_->numSlots(); ++i) {
     const Slot &s = graph_->slot(i);
     if (!s.changed || !s.sharding) continue;
@@ -299,12 +344,16 @@ void BasicPropagation::writeBack() {
       MutableFuncView{m_, s.op}.setResultAttr(s.index, "sdy.sharding", m_.attrs.sharding(*s.sharding));
       break;
     case Storage::OpAttr: m_.setAttr(s.op, "sharding", m_.attrs.sharding(*s.sharding)); break;
-    case Storage::OpResult: perOp[s.op].push_back(i); break;
+    case Storage::OpResult: perOp.push_back({s.op, i}); break;
     case Storage::InSharding:
     case Storage::OutSharding: writeListEntry(s); break;
     }
   }
-  for (const auto &[op, changedSlots] : perOp) writeOpResults(op, changedSlots);
+  std::stable_sort(perOp.begin(), perOp.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (size_t i = 0, j = 0; i < perOp.size(); i = j) {
+    while (j < perOp.size() && perOp[j].first == perOp[i].first) ++j;
+    writeOpResults(perOp[i].first, std::span(perOp).subspan(i, j - i));
+  }
   for (OpId op : rulesToKeep_)
     if (!m_.hasAttr(op, "sdy.sharding_rule"))
       if (const OpShardingRule *rule = ruleOf(op)) m_.setAttr(op, "sdy.sharding_rule", m_.attrs.shardingRule(*rule));
@@ -324,12 +373,12 @@ void BasicPropagation::writeListEntry(const Slot &s) {
 
 // The op's `sdy.sharding` list; results without a sharding yet get an open
 // one on the mesh of a changed result.
-void BasicPropagation::writeOpResults(OpId op, const std::vector<uint32_t> &changedSlots) {
+void BasicPropagation::writeOpResults(OpId op, std::span<const std::pair<OpId, uint32_t>> changedSlots) {
   std::vector<TensorSharding> all;
   AttrId existing = m_.attr(op, "sdy.sharding");
   if (existing != kNoAttr && m_.attrs.kind(existing) == AttrKind::ShardingPerValue)
     all = m_.attrs.get(existing).shardings;
-  const TensorSharding &any = *graph_->slot(changedSlots.front()).sharding;
+  const TensorSharding &any = *graph_->slot(changedSlots.front().second).sharding;
   all.resize(m_.numResults(op));
   for (uint32_t i = 0; i < m_.numResults(op); ++i) {
     if (!all[i].dims.empty() || !all[i].meshName.empty() || all[i].inlineMesh) continue;
@@ -337,8 +386,20 @@ void BasicPropagation::writeOpResults(OpId op, const std::vector<uint32_t> &chan
     all[i] = TensorSharding::open(any.meshName, m_.types.isTensor(t) ? size_t(m_.types.rank(t)) : 0);
     all[i].inlineMesh = any.inlineMesh;
   }
-  for (uint32_t slot : changedSlots) all[graph_->slot(slot).index] = *graph_->slot(slot).sharding;
-  m_.setAttr(op, "sdy.sharding", m_.attrs.shardingPerValue(std::move(all)));
+  for (const auto &[owner, slot] : changedSlots) all[graph_->slot(slot).index] = *graph_->slot(slot).sharding;
+  m_.setAttr(op, "sdy.sharding", shardingPerValue(std::move(all)));
+}
+
+// Interning an attribute prints it; neighbouring ops mostly repeat a few
+// lists, so the last few are remembered (equal lists print equal text).
+AttrId BasicPropagation::shardingPerValue(std::vector<TensorSharding> all) {
+  for (const auto &[list, attr] : recentLists_)
+    if (list == all) return attr;
+  AttrId attr = m_.attrs.shardingPerValue(all);
+  if (recentLists_.size() < kRecentLists) recentLists_.push_back({std::move(all), attr});
+  else recentLists_[nextRecent_] = {std::move(all), attr};
+  nextRecent_ = (nextRecent_ + 1) % kRecentLists;
+  return attr;
 }
 
 namespace {

@@ -15,6 +15,10 @@
 //   negate gives %1 [{"a", ?}, {?}]; the function result takes it from the
 //   return in the identity step that ends the fixpoint.
 //
+// Costs are per program, not per step: the graph's tables are flat arrays,
+// each op's kind and rule are looked up once, and a step projects into
+// buffers the next step reuses (docs/propagation-speed.md).
+//
 // The priority passes build on this class: they override `propagate` to run
 // the fixpoint several times (OpPriorityPropagation.h,
 // UserPriorityPropagation.h) and `direction` to limit which factors move in
@@ -24,6 +28,9 @@
 #include <deque>
 #include <functional>
 #include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/Module.h"
@@ -69,25 +76,33 @@ protected:
   PropagationGraph &graph() { return *graph_; }
 
 private:
+  // What a step of each op does; found once per op.
+  enum class StepKind : uint8_t { None, Edge, Barrier, Rule, RuleReady, ContextRule };
+
+  void classifyOps();
   void push(OpId op);
   void notify(uint32_t slot, OpId current);
   const OpShardingRule *ruleOf(OpId op);
+  const OpShardingRule *stepRuleOf(OpId op);
+  const OpShardingRule &identityRule(TypeId type, size_t numOperands);
   void step(OpId op);
   PropagationDirection barrierDirection(OpId op) const;
   void propagateFuncResults(OpId func);
-  const TensorSharding *view(const Participant &p, std::deque<TensorSharding> &scratch) const;
-  const TensorSharding *meshSourceOf(const std::vector<const TensorSharding *> &views) const;
-  OpProjection project(const std::vector<const TensorSharding *> &views, const OpShardingRule &rule,
-                       const std::vector<Participant> &operands, const std::vector<Participant> &results,
-                       const Mesh &mesh) const;
-  bool propagateThrough(OpId op, const OpShardingRule &rule, const std::vector<Participant> &operands,
-                        const std::vector<Participant> &results,
-                        const std::function<PropagationDirection(size_t)> &directionOf);
+  const TensorSharding *view(const Participant &p);
+  const TensorSharding *meshSourceOf() const;
+  void project(const OpShardingRule &rule, std::span<const Participant> operands,
+               std::span<const Participant> results, const Mesh &mesh);
+  // The step's directions come from `direction` (intersected with
+  // `barrier`) unless `allFactors`, which lets every factor move both ways.
+  bool propagateThrough(OpId op, const OpShardingRule *rule, const OpShardingRule &stepRule,
+                        std::span<const Participant> operands, std::span<const Participant> results,
+                        PropagationDirection barrier = PropagationDirection::Both, bool allFactors = false);
   int64_t elementsOf(const Participant &p) const;
   void setSlot(uint32_t slot, TensorSharding s, OpId current);
   void writeBack();
   void writeListEntry(const Slot &s);
-  void writeOpResults(OpId op, const std::vector<uint32_t> &changedSlots);
+  void writeOpResults(OpId op, std::span<const std::pair<OpId, uint32_t>> changedSlots);
+  AttrId shardingPerValue(std::vector<TensorSharding> all);
 
   Module &m_;
   const PropagationOptions options_;
@@ -98,6 +113,31 @@ private:
   std::vector<OpId> rulesToKeep_;
   std::vector<OpId> stack_;
   std::vector<bool> inStack_;
+
+  // Per op: its kind and, once known, the rule its steps use.
+  std::vector<StepKind> kinds_;
+  std::vector<const OpShardingRule *> stepRules_;
+  // Identity rules by (type, number of operands); stable addresses.
+  std::unordered_map<uint64_t, size_t> identityIndex_;
+  std::deque<OpShardingRule> identityRules_;
+
+  // Scratch of one step, reused by the next.
+  std::vector<Participant> operands_, results_;
+  std::vector<const TensorSharding *> views_;
+  std::deque<TensorSharding> globalViews_;
+  OpProjection projection_;
+  FactorPropagationParams params_;
+  std::function<PropagationDirection(size_t)> stepDirection_;
+  OpId dirOp_ = kNone;
+  const OpShardingRule *dirRule_ = nullptr;
+  PropagationDirection dirBarrier_ = PropagationDirection::Both;
+  std::string meshName_;
+  std::optional<Mesh> inlineMesh_;
+
+  // The last `sdy.sharding` lists written back, with their attributes.
+  static constexpr size_t kRecentLists = 8;
+  std::vector<std::pair<std::vector<TensorSharding>, AttrId>> recentLists_;
+  size_t nextRecent_ = 0;
 };
 
 }  // namespace autopart

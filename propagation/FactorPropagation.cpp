@@ -62,7 +62,9 @@ AxisList compatibleMajorAxes(const OpProjection &p, size_t f, PropagationDirecti
   bool canGrow = true;
   auto visit = [&](const std::vector<TensorFactorShardings> &tensors) {
     for (const TensorFactorShardings &t : tensors)
-      if (t.has(f)) std::tie(axes, canGrow) = mergeMajorAxes(axes, t.factors[f].axes, canGrow, mesh);
+      // Merging no axes changes nothing (skipped: no copy of the list).
+      if (t.has(f) && !t.factors[f].axes.empty())
+        std::tie(axes, canGrow) = mergeMajorAxes(axes, t.factors[f].axes, canGrow, mesh);
   };
   bool backward = dir == PropagationDirection::Backward;
   visit(backward ? p.results : p.operands);
@@ -100,9 +102,10 @@ std::optional<AxisRef> withoutOtherFactors(const AxisRef &a, const TensorFactorS
   std::optional<AxisRef> r = a;
   for (size_t g = 0; g < t.factors.size() && r; ++g) {
     if (g == f || !t.has(g)) continue;
-    r = prefixWithoutOverlap(*r, t.factors[g].overflow, mesh);
-    if (r) r = prefixWithoutOverlap(*r, t.factors[g].axes, mesh);
-    if (r && pending) r = prefixWithoutOverlap(*r, (*pending)[g], mesh);
+    // Empty lists leave `r` as it is (skipped: no copy of the axis).
+    if (!t.factors[g].overflow.empty()) r = prefixWithoutOverlap(*r, t.factors[g].overflow, mesh);
+    if (r && !t.factors[g].axes.empty()) r = prefixWithoutOverlap(*r, t.factors[g].axes, mesh);
+    if (r && pending && !(*pending)[g].empty()) r = prefixWithoutOverlap(*r, (*pending)[g], mesh);
   }
   return r;
 }
@@ -112,7 +115,7 @@ std::optional<AxisRef> withoutOtherFactors(const AxisRef &a, const TensorFactorS
 // is open, has no overflow, and stays divisible unless it is minor-most).
 std::optional<AxisRef> withinFactor(const AxisRef &a, const TensorFactorShardings &t, size_t f,
                                     int64_t sharded, int64_t factorSize, const Mesh &mesh) {
-  std::optional<AxisRef> r = prefixWithoutOverlap(a, t.replicated, mesh);
+  std::optional<AxisRef> r = t.replicated.empty() ? a : prefixWithoutOverlap(a, t.replicated, mesh);
   if (!r) return r;
   const FactorSharding &fs = t.factors[f];
   for (const AxisRef &x : fs.axes)

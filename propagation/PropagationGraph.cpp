@@ -1,7 +1,8 @@
 #include "propagation/PropagationGraph.h"
 
+#include <algorithm>
+
 #include "propagation/ShardingGroups.h"
-#include "rules/OpInfo.h"
 
 namespace autopart {
 
@@ -16,16 +17,33 @@ const TensorSharding *asSharding(const Module &m, AttrId a) {
 PropagationGraph::PropagationGraph(const Module &m) : m_(m) {
   collectMeshes();
   slotOf_.assign(m_.values.size(), kNoSlot);
-  uses_.resize(m_.values.size());
+  bindOrder_.assign(m_.values.size(), 0);
+  edgeIndex_.assign(m_.ops.size(), kNone);
+  // At most a slot per value, function result and edge op: one allocation,
+  // and slots never move.
+  size_t bound = m_.values.size() + m_.ops.size();
+  for (OpId func : m_.functions()) bound += FuncView{m_, func}.resultTypes().size();
+  slots_.reserve(bound);
   for (OpId func : m_.functions()) buildFunction(func);
+  buildUses();
   buildEdges();
   buildGroups();
+  buildMembers();
+  buildReaders();
 }
 
 const Mesh *PropagationGraph::meshOf(const TensorSharding &s) const {
   if (s.inlineMesh) return &*s.inlineMesh;
-  auto it = meshes_.find(s.meshName);
-  return it == meshes_.end() ? nullptr : &it->second;
+  for (const auto &[name, mesh] : meshes_)
+    if (name == s.meshName) return &mesh;
+  return nullptr;
+}
+
+const OpInfo &PropagationGraph::infoOf(OpId op) const {
+  NameId name = m_.ops[op].name;
+  if (name >= infoByName_.size()) infoByName_.resize(size_t(name) + 1, nullptr);
+  if (!infoByName_[name]) infoByName_[name] = &opInfo(m_, op);
+  return *infoByName_[name];
 }
 
 const std::vector<uint32_t> &PropagationGraph::funcResultSlots(OpId func) const {
@@ -41,13 +59,28 @@ const std::vector<uint32_t> &PropagationGraph::groupMembers(int64_t group) const
 }
 
 const Edge *PropagationGraph::edgeOf(OpId edgeOp) const {
-  auto it = edgeIndex_.find(edgeOp);
-  return it == edgeIndex_.end() ? nullptr : &edges_[it->second];
+  if (edgeOp >= edgeIndex_.size() || edgeIndex_[edgeOp] == kNone) return nullptr;
+  return &edges_[edgeIndex_[edgeOp]];
 }
 
-const std::vector<OpId> *PropagationGraph::edgesReading(OpId user, uint32_t index) const {
-  auto it = edgesOfUse_.find({user, index});
-  return it == edgesOfUse_.end() ? nullptr : &it->second;
+namespace {
+
+bool useLess(OpId userA, uint32_t indexA, OpId userB, uint32_t indexB) {
+  return userA != userB ? userA < userB : indexA < indexB;
+}
+
+}  // namespace
+
+std::span<const OpId> PropagationGraph::edgesReading(OpId user, uint32_t index) const {
+  auto first = std::lower_bound(edgesOfUse_.begin(), edgesOfUse_.end(), std::pair{user, index},
+                                [](const EdgeUse &e, const std::pair<OpId, uint32_t> &u) {
+                                  return useLess(e.user, e.index, u.first, u.second);
+                                });
+  auto last = first;
+  while (last != edgesOfUse_.end() && last->user == user && last->index == index) ++last;
+  if (first == last) return {};
+  size_t begin = size_t(first - edgesOfUse_.begin());
+  return {edgeOpsOfUse_.data() + begin, size_t(last - first)};
 }
 
 // --- Slots ---------------------------------------------------------------------------
@@ -56,8 +89,11 @@ void PropagationGraph::collectMeshes() {
     for (OpId op : m_.blocks[b].ops) {
       if (!m_.isa(op, "sdy.mesh")) continue;
       AttrId name = m_.attr(op, "sym_name"), mesh = m_.attr(op, "mesh");
-      if (name != kNoAttr && mesh != kNoAttr && m_.attrs.kind(mesh) == AttrKind::Mesh)
-        meshes_[std::string(m_.attrs.stringValue(name))] = *m_.attrs.get(mesh).mesh;
+      if (name == kNoAttr || mesh == kNoAttr || m_.attrs.kind(mesh) != AttrKind::Mesh) continue;
+      std::string_view symbol = m_.attrs.stringValue(name);
+      auto it = std::find_if(meshes_.begin(), meshes_.end(), [&](const auto &e) { return e.first == symbol; });
+      if (it != meshes_.end()) it->second = *m_.attrs.get(mesh).mesh;
+      else meshes_.emplace_back(std::string(symbol), *m_.attrs.get(mesh).mesh);
     }
 }
 
@@ -69,18 +105,18 @@ bool PropagationGraph::shardableType(TypeId t) const {
 }
 
 uint32_t PropagationGraph::newSlot(Storage storage, OpId op, uint32_t index, const TensorSharding *initial) {
-  Slot s;
+  Slot &s = slots_.emplace_back();
   s.storage = storage;
   s.op = op;
   s.index = index;
   if (initial) s.sharding = *initial;
-  slots_.push_back(std::move(s));
   return uint32_t(slots_.size() - 1);
 }
 
+// The members of each slot are gathered once, in buildMembers.
 void PropagationGraph::bindValue(ValueId v, uint32_t slot) {
   slotOf_[v] = slot;
-  slots_[slot].members.push_back(v);
+  bindOrder_[v] = numBinds_++;
 }
 
 // Moves `v` to the edge's slot (its own slot, if any, stays unused).
@@ -88,8 +124,6 @@ void PropagationGraph::rebind(ValueId v, uint32_t slot) {
   if (!shardableType(m_.type(v))) return;
   uint32_t old = slotOf_[v];
   if (old != kNoSlot) {
-    std::vector<ValueId> &mem = slots_[old].members;
-    std::erase(mem, v);
     // A value that carried a sharding of its own hands it to the edge when
     // the edge has none yet.
     if (!slots_[slot].sharding && slots_[old].sharding && slots_[old].storage != Storage::None)
@@ -117,14 +151,12 @@ void PropagationGraph::buildFunction(OpId func) {
 
 void PropagationGraph::visitOp(OpId op) {
   order_.push_back(op);
-  std::span<const ValueId> operands = m_.operands(op);
-  for (uint32_t i = 0; i < operands.size(); ++i) uses_[operands[i]].push_back({op, i});
   std::string_view name = m_.opName(op);
   if (name == "sdy.data_flow_edge" || name == "sdy.func_data_flow_edge") {
     edgeOps_.push_back(op);
     return;  // bound in buildEdges
   }
-  DataFlow flow = opInfo(m_, op).dataFlow;
+  DataFlow flow = infoOf(op).dataFlow;
   if (flow == DataFlow::Call)
     if (OpId callee = m_.lookupFunc(m_.attr(op, "callee")); callee != kNone) callsTo_[callee].push_back(op);
   if (name == "sdy.sharding_group") {
@@ -137,7 +169,7 @@ void PropagationGraph::visitOp(OpId op) {
 
 void PropagationGraph::bindResults(OpId op, std::string_view name) {
   bool attrStored = name == "sdy.sharding_constraint" || name == "sdy.reshard";
-  bool computation = opInfo(m_, op).dataFlow == DataFlow::Computation;
+  bool computation = infoOf(op).dataFlow == DataFlow::Computation;
   AttrId perValue = m_.attr(op, "sdy.sharding");
   for (uint32_t i = 0; i < m_.numResults(op); ++i) {
     ValueId v = m_.result(op, i);
@@ -183,7 +215,7 @@ OpId PropagationGraph::terminatorOf(RegionId r) const {
   const Region &region = m_.regions[r];
   if (region.blocks.empty()) return kNone;
   const std::vector<OpId> &ops = m_.blocks[region.blocks.front()].ops;
-  return ops.empty() || opInfo(m_, ops.back()).category != OpCategory::Terminator ? kNone : ops.back();
+  return ops.empty() || infoOf(ops.back()).category != OpCategory::Terminator ? kNone : ops.back();
 }
 
 const TensorSharding *PropagationGraph::listEntry(OpId op, std::string_view attr, size_t i) const {
@@ -226,7 +258,7 @@ void PropagationGraph::addFuncEdgeSources(Edge &e, ValueId input) {
 void PropagationGraph::addOwnerSources(Edge &e, uint32_t slot, ValueId input) {
   OpId owner = m_.values[input].owner;
   uint32_t i = m_.values[input].index;
-  DataFlow flow = opInfo(m_, owner).dataFlow;
+  DataFlow flow = infoOf(owner).dataFlow;
   if (flow == DataFlow::Loop) {
     for (uint32_t r = 0; r < m_.numRegions(owner); ++r)
       for (BlockId b : m_.regions[m_.region(owner, r)].blocks)
@@ -278,10 +310,15 @@ void PropagationGraph::buildEdges() {
     } else {
       addOwnerSources(e, slot, input);
     }
-    for (const Use &u : e.sourceUses) edgesOfUse_[{u.user, u.index}].push_back(edgeOp);
+    for (const Use &u : e.sourceUses) edgesOfUse_.push_back({u.user, u.index, edgeOp});
     edgeIndex_[edgeOp] = uint32_t(edges_.size());
     edges_.push_back(std::move(e));
   }
+  std::stable_sort(edgesOfUse_.begin(), edgesOfUse_.end(), [](const EdgeUse &a, const EdgeUse &b) {
+    return useLess(a.user, a.index, b.user, b.index);
+  });
+  edgeOpsOfUse_.reserve(edgesOfUse_.size());
+  for (const EdgeUse &e : edgesOfUse_) edgeOpsOfUse_.push_back(e.edgeOp);
 }
 
 // --- Sharding groups -------------------------------------------------------------------
@@ -316,6 +353,54 @@ void PropagationGraph::buildGroups() {
         slots_[slot].changed = true;
       }
   }
+}
+
+// --- Flat per-program tables -----------------------------------------------------------
+// Every operand of every op, in op order.
+void PropagationGraph::buildUses() {
+  useBegin_.assign(m_.values.size() + 1, 0);
+  for (OpId op : order_)
+    for (ValueId v : m_.operands(op)) ++useBegin_[v + 1];
+  for (size_t v = 0; v < m_.values.size(); ++v) useBegin_[v + 1] += useBegin_[v];
+  uses_.resize(useBegin_.back());
+  std::vector<uint32_t> fill(useBegin_.begin(), useBegin_.end() - 1);
+  for (OpId op : order_) {
+    std::span<const ValueId> operands = m_.operands(op);
+    for (uint32_t i = 0; i < operands.size(); ++i) uses_[fill[operands[i]]++] = {op, i};
+  }
+}
+
+// A slot's members in the order they were bound (a rebound value counts
+// from its last binding).
+void PropagationGraph::buildMembers() {
+  std::vector<ValueId> byOrder(numBinds_, kNone);
+  for (ValueId v = 0; v < slotOf_.size(); ++v)
+    if (slotOf_[v] != kNoSlot) byOrder[bindOrder_[v]] = v;
+  members_ = buildCsr(slots_.size(), [&](auto &&emit) {
+    for (ValueId v : byOrder)
+      if (v != kNone) emit(slotOf_[v], v);
+  });
+}
+
+void PropagationGraph::buildReaders() {
+  readers_ = buildCsr(slots_.size(), [&](auto &&emit) {
+    for (uint32_t slot = 0; slot < slots_.size(); ++slot)
+      for (ValueId v : membersOf(slot)) {
+        const ValueInfo &info = m_.values[v];
+        OpId owner = info.isBlockArg ? m_.regions[m_.blocks[info.owner].parent].parent : info.owner;
+        if (owner != kNone) emit(slot, owner);
+        for (const Use &u : usesOf(v)) {
+          std::span<const OpId> edgeOps = edgesReading(u.user, u.index);
+          if (!edgeOps.empty()) {
+            for (OpId edgeOp : edgeOps) emit(slot, edgeOp);
+          } else if (infoOf(u.user).category == OpCategory::Terminator) {
+            if (OpId parent = m_.parentOp(u.user); parent != kNone) emit(slot, parent);
+          } else {
+            emit(slot, u.user);
+          }
+        }
+      }
+  });
 }
 
 }  // namespace autopart

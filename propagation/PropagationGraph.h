@@ -17,18 +17,25 @@
 //
 // Storage only: the graph changes no sharding after it is built (the
 // propagation layers write slots, BasicPropagation.h writes them back).
+// Everything per value or per slot lives in flat arrays allocated once per
+// program (compressed rows, support/Csr.h): the members of each slot, the
+// uses of each value and the steps that read each slot, so a propagation
+// step allocates nothing to find its neighbours.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "ir/Module.h"
 #include "propagation/DataFlowEdges.h"
+#include "rules/OpInfo.h"
+#include "support/Csr.h"
 
 namespace autopart {
 
@@ -46,14 +53,14 @@ enum class Storage : uint8_t {
 };
 
 // One sharding shared by one or more values: a data-flow edge ties the while
-// result, its block arguments and the edge's own result to one slot.
+// result, its block arguments and the edge's own result to one slot (the
+// values are `PropagationGraph::membersOf`).
 struct Slot {
   std::optional<TensorSharding> sharding;
   Storage storage = Storage::None;
   OpId op = kNone;     // func for FuncArg/FuncResult, owner otherwise
   uint32_t index = 0;  // argument / result number
   bool changed = false;
-  std::vector<ValueId> members;
   // For InSharding of a manual computation: the body sees the local form.
   const ManualAxesView *manual = nullptr;
   int64_t group = -1;  // sharding group id
@@ -99,19 +106,31 @@ public:
   const Slot &slot(uint32_t i) const { return slots_[i]; }
   // kNoSlot for values that are not shardable.
   uint32_t slotOf(ValueId v) const { return slotOf_[v]; }
+  // The values bound to slot `i`, in the order they were bound.
+  std::span<const ValueId> membersOf(uint32_t i) const { return members_.row(i); }
+  // The steps to revisit when slot `i` changes, per member: the op that
+  // defines it (or owns it as a block argument), then per use the edges that
+  // read the use, else the op owning a terminator that uses it, else the
+  // user. Repeats are kept (the worklist skips queued ops).
+  std::span<const OpId> stepsReading(uint32_t i) const { return readers_.row(i); }
   // Per result of `func`, its slot (kNoSlot when not shardable).
   const std::vector<uint32_t> &funcResultSlots(OpId func) const;
   // The slots of sharding group `group`.
   const std::vector<uint32_t> &groupMembers(int64_t group) const;
 
+  // The op table's row of `op` (rules/OpInfo.h), looked up once per op name.
+  const OpInfo &infoOf(OpId op) const;
+
   // Every op nested in a function, functions in order, each in pre-order.
   const std::vector<OpId> &ops() const { return order_; }
-  const std::vector<Use> &usesOf(ValueId v) const { return uses_[v]; }
+  std::span<const Use> usesOf(ValueId v) const {
+    return {uses_.data() + useBegin_[v], useBegin_[v + 1] - useBegin_[v]};
+  }
   // The edge of an edge op; nullptr when it has none.
   const Edge *edgeOf(OpId edgeOp) const;
-  // The edge ops that read operand `index` of `user` as a source; nullptr
+  // The edge ops that read operand `index` of `user` as a source; empty
   // when none does (the use then feeds `user` itself).
-  const std::vector<OpId> *edgesReading(OpId user, uint32_t index) const;
+  std::span<const OpId> edgesReading(OpId user, uint32_t index) const;
 
 private:
   void collectMeshes();
@@ -130,21 +149,41 @@ private:
   void addOwnerSources(Edge &e, uint32_t slot, ValueId input);
   void buildEdges();
   void buildGroups();
+  void buildUses();
+  void buildMembers();
+  void buildReaders();
+
+  // An edge op reading operand `index` of `user`.
+  struct EdgeUse {
+    OpId user;
+    uint32_t index;
+    OpId edgeOp;
+  };
 
   const Module &m_;
-  std::map<std::string, Mesh> meshes_;
+  // Few per program: found by a linear search, no string map per lookup.
+  std::vector<std::pair<std::string, Mesh>> meshes_;
   std::vector<Slot> slots_;
   std::vector<uint32_t> slotOf_;
+  // The order in which each value was bound (members keep it).
+  std::vector<uint32_t> bindOrder_;
+  uint32_t numBinds_ = 0;
   std::map<OpId, std::vector<uint32_t>> funcResultSlots_;
-  std::vector<std::vector<Use>> uses_;
+  // Uses of value v: uses_[useBegin_[v] .. useBegin_[v + 1]), in op order.
+  std::vector<uint32_t> useBegin_;
+  std::vector<Use> uses_;
+  Csr members_, readers_;
   std::vector<OpId> order_, edgeOps_, groupOps_;
   std::deque<ManualAxesView> views_;  // stable addresses for Slot/Participant
   std::vector<Edge> edges_;
-  std::map<OpId, uint32_t> edgeIndex_;
-  // A function's return value feeds the edge of every call's result.
-  std::map<std::pair<OpId, uint32_t>, std::vector<OpId>> edgesOfUse_;
+  std::vector<uint32_t> edgeIndex_;  // per op; kNone for non-edges
+  // A function's return value feeds the edge of every call's result; sorted
+  // by (user, index), edges in the order they were built.
+  std::vector<EdgeUse> edgesOfUse_;
+  std::vector<OpId> edgeOpsOfUse_;  // edgesOfUse_[i].edgeOp, as one span per use
   std::map<OpId, std::vector<OpId>> callsTo_;  // func.func -> its calls
   std::map<int64_t, std::vector<uint32_t>> groups_;
+  mutable std::vector<const OpInfo *> infoByName_;  // by NameId
 };
 
 }  // namespace autopart

@@ -4,7 +4,8 @@
 # Megatron-LM's published runs (docs/fidelity.md), the sanity table
 # (docs/sanity.md), the memory levers at GPT-3 scale (docs/levers.md,
 # about 4 minutes) and the HTML report's size and render time (docs/report.md). The search benchmark (bench/search.py, about 25 minutes)
-# is run on its own.
+# is run on its own. Last, basic propagation against parse + print
+# (docs/propagation-speed.md).
 set -euo pipefail
 build=${1:-build}
 "$build/bin/autopart_bench" --benchmark_min_time=0.2
@@ -12,3 +13,4 @@ python3 "$(dirname "$0")/../bench/fidelity.py" --build "$build" --no-ablate
 python3 "$(dirname "$0")/../bench/sanity.py" "$build"
 python3 "$(dirname "$0")/../bench/levers.py" "$build"
 python3 "$(dirname "$0")/../bench/report.py" "$build"
+python3 "$(dirname "$0")/../bench/propagation.py" "$build"

@@ -43,11 +43,45 @@ TEST(PropagationGraph, WhileEdgeTiesResultBlockArgumentsAndEdgeToOneSlot) {
   ASSERT_EQ(e->sources.size(), 2u);
   EXPECT_EQ(e->sources[0].slot, g.slotOf(m->operand(whileOp, 0)));
   EXPECT_EQ(e->sources[1].slot, slot);
-  const std::vector<OpId> *readers = g.edgesReading(whileOp, 0);
-  ASSERT_NE(readers, nullptr);
-  EXPECT_NE(std::find(readers->begin(), readers->end(), edgeOp), readers->end());
+  std::span<const OpId> readers = g.edgesReading(whileOp, 0);
+  EXPECT_NE(std::find(readers.begin(), readers.end(), edgeOp), readers.end());
   // The abs reads the edge, not the while: no edge reads its operand.
-  EXPECT_EQ(g.edgesReading(opsNamed(*m, "stablehlo.abs").at(0), 0), nullptr);
+  EXPECT_TRUE(g.edgesReading(opsNamed(*m, "stablehlo.abs").at(0), 0).empty());
+}
+
+// The flat tables: the edge's slot holds the edge's result, then (as they
+// were bound to it) the while result and both block arguments; a change
+// to it revisits the while, the edge and the abs that reads the edge.
+TEST(PropagationGraph, SlotMembersAndTheStepsThatReadThem) {
+  std::unique_ptr<Module> m = parse(kWhile);
+  ASSERT_TRUE(m);
+  ASSERT_EQ(addDataFlowEdges(*m), 2u);
+  OpId whileOp = opsNamed(*m, "stablehlo.while").at(0);
+  OpId edgeOp = opsNamed(*m, "sdy.data_flow_edge").at(0);
+  OpId absOp = opsNamed(*m, "stablehlo.abs").at(0);
+  PropagationGraph g(*m);
+  uint32_t slot = g.slotOf(m->result(edgeOp, 0));
+  std::span<const ValueId> members = g.membersOf(slot);
+  ASSERT_EQ(members.size(), 4u);
+  EXPECT_EQ(members[0], m->result(edgeOp, 0));
+  EXPECT_EQ(members[1], m->result(whileOp, 0));
+  for (ValueId v : members) EXPECT_EQ(g.slotOf(v), slot);
+  for (uint32_t r = 0; r < 2; ++r) {
+    ValueId arg = m->blocks[m->regions[m->region(whileOp, r)].blocks.front()].args[0];
+    EXPECT_NE(std::find(members.begin(), members.end(), arg), members.end()) << "region " << r;
+  }
+  std::span<const OpId> readers = g.stepsReading(slot);
+  for (OpId op : {whileOp, edgeOp, absOp})
+    EXPECT_NE(std::find(readers.begin(), readers.end(), op), readers.end()) << m->opName(op);
+  // The body's return feeds the edge (it is one of its sources), never the
+  // return itself.
+  for (OpId op : readers) EXPECT_NE(m->opName(op), "stablehlo.return");
+
+  // Every operand is a use, in op order.
+  std::span<const Use> uses = g.usesOf(m->result(edgeOp, 0));
+  ASSERT_EQ(uses.size(), 1u);
+  EXPECT_EQ(uses[0].user, absOp);
+  EXPECT_EQ(uses[0].index, 0u);
 }
 
 TEST(PropagationGraph, FunctionResultsHaveSlotsOfTheirOwn) {
