@@ -232,10 +232,8 @@ bool BasicPropagation::propagateThrough(OpId op, const OpShardingRule &rule, con
   params.strategy = options_.strategy;
   params.conservative = options_.conservative;
   params.direction = directionOf;
-  if (params.strategy == FactorStrategy::Aggressive)
-    for (const Participant &p : operands) params.tensorElements.push_back(elementsOf(p));
-  if (params.strategy == FactorStrategy::Aggressive)
-    for (const Participant &p : results) params.tensorElements.push_back(elementsOf(p));
+  params.elementwiseOp = opInfo(m_, op).category == OpCategory::Elementwise ||
+                         m_.opName(op) == "sdy.sharding_constraint";
   std::vector<bool> changed = propagateFactors(projection, rule, meshValue, params);
 
   bool any = false;
@@ -259,11 +257,6 @@ bool BasicPropagation::propagateThrough(OpId op, const OpShardingRule &rule, con
     any = true;
   }
   return any;
-}
-
-int64_t BasicPropagation::elementsOf(const Participant &p) const {
-  if (p.slot == kNoSlot || graph_->slot(p.slot).members.empty()) return 1;
-  return m_.types.numElements(m_.type(graph_->slot(p.slot).members.front()));
 }
 
 // Sharding group members follow the slot that changed.

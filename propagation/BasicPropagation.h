@@ -83,7 +83,6 @@ private:
   bool propagateThrough(OpId op, const OpShardingRule &rule, const std::vector<Participant> &operands,
                         const std::vector<Participant> &results,
                         const std::function<PropagationDirection(size_t)> &directionOf);
-  int64_t elementsOf(const Participant &p) const;
   void setSlot(uint32_t slot, TensorSharding s, OpId current);
   void writeBack();
   void writeListEntry(const Slot &s);
