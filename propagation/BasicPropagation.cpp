@@ -188,8 +188,7 @@ const TensorSharding *BasicPropagation::meshSourceOf(const std::vector<const Ten
   return meshSource;
 }
 
-// The step's tensors seen per factor; hidden dimensions (user priorities)
-// drop out.
+// The step's tensors seen per factor.
 OpProjection BasicPropagation::project(const std::vector<const TensorSharding *> &views, const OpShardingRule &rule,
                                        const std::vector<Participant> &operands,
                                        const std::vector<Participant> &results, const Mesh &mesh) const {
@@ -198,16 +197,6 @@ OpProjection BasicPropagation::project(const std::vector<const TensorSharding *>
     projection.operands.push_back(projectTensor(views[i], rule.operands[i], rule, mesh));
   for (size_t i = 0; i < results.size(); ++i)
     projection.results.push_back(projectTensor(views[operands.size() + i], rule.results[i], rule, mesh));
-  for (size_t t = 0; t < projection.numTensors(); ++t) {
-    bool isOperand = t < operands.size();
-    const Participant &p = isOperand ? operands[t] : results[t - operands.size()];
-    if (p.slot == kNoSlot || graph_->slot(p.slot).hidden.empty()) continue;
-    const std::vector<bool> &hidden = graph_->slot(p.slot).hidden;
-    const OpShardingRule::TensorFactors &mapping = isOperand ? rule.operands[t] : rule.results[t - operands.size()];
-    for (size_t d = 0; d < mapping.size() && d < hidden.size(); ++d)
-      if (hidden[d])
-        for (int32_t f : mapping[d]) projection.tensor(t).factors[size_t(f)].present = false;
-  }
   return projection;
 }
 
@@ -247,9 +236,6 @@ bool BasicPropagation::propagateThrough(OpId op, const OpShardingRule &rule, con
     s.inlineMesh = inlineMesh;
     if (p.manual) s = p.manual->toLocal(std::move(s));
     const std::optional<TensorSharding> &old = graph_->slot(p.slot).sharding;
-    const std::vector<bool> &hidden = graph_->slot(p.slot).hidden;
-    for (size_t d = 0; d < hidden.size() && d < s.dims.size(); ++d)
-      if (hidden[d] && old && d < old->dims.size()) s.dims[d] = old->dims[d];
     bool emptyAxes = true;
     for (const DimSharding &d : s.dims) emptyAxes &= d.axes.empty();
     if ((!old && emptyAxes) || (old && *old == s)) continue;
