@@ -26,14 +26,6 @@ bool isEmptyMesh(const Mesh &mesh) { return mesh.axes.empty() && mesh.deviceIds.
 
 }  // namespace
 
-PropagationOptions propagationPassOptions(const PassOptions &o, FactorStrategy strategy) {
-  PropagationOptions options;
-  options.strategy = strategy;
-  options.conservative = o.getBool("conservative-propagation", false);
-  options.keepShardingRules = o.getBool("keep-sharding-rules", false);
-  return options;
-}
-
 bool BasicPropagation::run(PropagationStats *stats) {
   if (m_.top == kNone) return true;
   isolateConflictingShardingGroups(m_, diags_);
@@ -324,7 +316,9 @@ namespace {
 
 PassRegistration basicReg("sdy-basic-propagate", "Propagate shardings with Shardy's basic factor strategy",
                           [](Module &m, const PassOptions &o, Diagnostics &d) {
-                            return BasicPropagation(m, propagationPassOptions(o, FactorStrategy::Basic), d).run();
+                            std::optional<PropagationOptions> options =
+                                propagationPassOptions(o, PropagationPass::Basic, d);
+                            return options && BasicPropagation(m, *options, d).run();
                           });
 
 }  // namespace

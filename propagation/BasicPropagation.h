@@ -35,12 +35,6 @@
 
 namespace autopart {
 
-struct PassOptions;
-
-// The options every propagation pass reads (`conservative-propagation`,
-// `keep-sharding-rules`), with the pass's factor strategy.
-PropagationOptions propagationPassOptions(const PassOptions &o, FactorStrategy strategy);
-
 class BasicPropagation {
 public:
   BasicPropagation(Module &m, const PropagationOptions &options, Diagnostics &diags)

@@ -178,11 +178,12 @@ int64_t tensorSize(const OpShardingRule &rule, size_t t) {
 }
 
 // The order in which the aggressive strategy resolves conflicts between
-// factors: the factor whose source (a tensor that already holds all of the
-// factor's compatible axes) is largest first, then the one whose source comes
-// first, then the lower factor. Factors without a source come last.
+// factors: on an elementwise op (all tensors alike) the factor sharded the
+// most ways first; then the factor whose source (a tensor that already holds
+// all of the factor's compatible axes) is largest, then the one whose source
+// comes first, then the lower factor. Factors without a source come last.
 std::vector<size_t> factorOrder(const OpProjection &p, const OpShardingRule &rule,
-                                const AxesPerFactor &axes, const Mesh &mesh) {
+                                const AxesPerFactor &axes, const Mesh &mesh, bool elementwiseOp) {
   size_t n = rule.numFactors();
   struct Source {
     int64_t size = -1;
@@ -199,10 +200,15 @@ std::vector<size_t> factorOrder(const OpProjection &p, const OpShardingRule &rul
       if (isSource && size > source[f].size) source[f] = {size, t};
     }
   }
+  std::vector<int64_t> ways(n, 1);
+  if (elementwiseOp)
+    for (size_t f = 0; f < n; ++f)
+      for (const AxisRef &a : axes[f]) ways[f] *= a.size(mesh);
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return std::tuple(-source[a].size, source[a].tensor, a) < std::tuple(-source[b].size, source[b].tensor, b);
+    return std::tuple(-ways[a], -source[a].size, source[a].tensor, a) <
+           std::tuple(-ways[b], -source[b].size, source[b].tensor, b);
   });
   return order;
 }
@@ -242,7 +248,7 @@ std::vector<bool> propagateAggressive(OpProjection &p, const OpShardingRule &rul
     any |= !axes[f].empty();
   }
   if (!any) return changed;
-  for (size_t f : factorOrder(p, rule, axes, mesh)) {
+  for (size_t f : factorOrder(p, rule, axes, mesh, params.elementwiseOp)) {
     PropagationDirection dir = directionOf(rule, f, params);
     auto update = [&](size_t t, bool isOperand) {
       TensorFactorShardings &tensor = p.tensor(t);

@@ -97,10 +97,8 @@ PassRegistration userPriorityReg(
     "Propagate in rounds of user priority (p0 first, dimensions without one last), "
     "each round with op priorities and the aggressive strategy",
     [](Module &m, const PassOptions &o, Diagnostics &d) {
-      PropagationOptions options = propagationPassOptions(o, FactorStrategy::Aggressive);
-      options.userPriorities = true;
-      options.opPriorities = true;
-      return UserPriorityPropagation(m, options, d).run();
+      std::optional<PropagationOptions> options = propagationPassOptions(o, PropagationPass::UserPriority, d);
+      return options && UserPriorityPropagation(m, *options, d).run();
     });
 
 }  // namespace
