@@ -151,6 +151,29 @@ TEST(FactorPropagation, AggressiveElementwiseOperandsFollowTheResult) {
   EXPECT_EQ(propagateFactors(blocked, rule, m, params), std::vector<bool>({false, false, false}));
 }
 
+TEST(FactorPropagation, AggressiveElementwisePrefersTheMostShardedFactor) {
+  // ([i, j], [i, j])->([i, j]): operand 0 shards j on "a", operand 1 shards
+  // i on "b", "a". Equal sources: the earlier one (j) would win; on an
+  // elementwise op i, sharded 4 ways, wins instead.
+  Mesh m = mesh3();
+  OpShardingRule rule;
+  int32_t i = rule.addFactor(8), j = rule.addFactor(8);
+  rule.operands = {{{i}, {j}}, {{i}, {j}}};
+  rule.results = {{{i}, {j}}};
+  TensorSharding x = sharding({{}, {full("a")}}, true), y = sharding({{full("b"), full("a")}, {}}, true);
+  FactorPropagationParams params;
+  params.strategy = FactorStrategy::Aggressive;
+  OpProjection bySource = project(rule, m, {&x, &y}, {nullptr});
+  propagateFactors(bySource, rule, m, params);
+  EXPECT_EQ(bySource.results[0].factors[1].axes, AxisList({full("a")}));
+  EXPECT_EQ(bySource.results[0].factors[0].axes, AxisList({full("b")}));
+  params.elementwiseOp = true;
+  OpProjection byWays = project(rule, m, {&x, &y}, {nullptr});
+  propagateFactors(byWays, rule, m, params);
+  EXPECT_EQ(byWays.results[0].factors[0].axes, AxisList({full("b"), full("a")}));
+  EXPECT_TRUE(byWays.results[0].factors[1].axes.empty());
+}
+
 TEST(FactorPropagation, BlockedFactorPropagatesNothing) {
   Mesh m = mesh3();
   OpShardingRule rule = elementwise();
