@@ -26,14 +26,6 @@ bool isEmptyMesh(const Mesh &mesh) { return mesh.axes.empty() && mesh.deviceIds.
 
 }  // namespace
 
-PropagationOptions propagationPassOptions(const PassOptions &o, FactorStrategy strategy) {
-  PropagationOptions options;
-  options.strategy = strategy;
-  options.conservative = o.getBool("conservative-propagation", false);
-  options.keepShardingRules = o.getBool("keep-sharding-rules", false);
-  return options;
-}
-
 bool BasicPropagation::run(PropagationStats *stats) {
   if (m_.top == kNone) return true;
   isolateConflictingShardingGroups(m_, diags_);
@@ -222,8 +214,7 @@ const TensorSharding *BasicPropagation::meshSourceOf() const {
   return meshSource;
 }
 
-// The step's tensors seen per factor, into `projection_`; hidden dimensions
-// (user priorities) drop out.
+// The step's tensors seen per factor, into `projection_`.
 void BasicPropagation::project(const OpShardingRule &rule, std::span<const Participant> operands,
                                std::span<const Participant> results, const Mesh &mesh) {
   OpProjection &projection = projection_;
@@ -233,16 +224,6 @@ void BasicPropagation::project(const OpShardingRule &rule, std::span<const Parti
     projectTensor(projection.operands[i], views_[i], rule.operands[i], rule, mesh);
   for (size_t i = 0; i < results.size(); ++i)
     projectTensor(projection.results[i], views_[operands.size() + i], rule.results[i], rule, mesh);
-  for (size_t t = 0; t < projection.numTensors(); ++t) {
-    bool isOperand = t < operands.size();
-    const Participant &p = isOperand ? operands[t] : results[t - operands.size()];
-    if (p.slot == kNoSlot || graph_->slot(p.slot).hidden.empty()) continue;
-    const std::vector<bool> &hidden = graph_->slot(p.slot).hidden;
-    const OpShardingRule::TensorFactors &mapping = isOperand ? rule.operands[t] : rule.results[t - operands.size()];
-    for (size_t d = 0; d < mapping.size() && d < hidden.size(); ++d)
-      if (hidden[d])
-        for (int32_t f : mapping[d]) projection.tensor(t).factors[size_t(f)].present = false;
-  }
 }
 
 // Returns whether any slot changed. `rule` is what `direction` is asked
@@ -272,11 +253,8 @@ bool BasicPropagation::propagateThrough(OpId op, const OpShardingRule *rule, con
   dirBarrier_ = barrier;
   if (allFactors) params.direction = nullptr;
   else params.direction = stepDirection_;
-  params.tensorElements.clear();
-  if (params.strategy == FactorStrategy::Aggressive)
-    for (const Participant &p : operands) params.tensorElements.push_back(elementsOf(p));
-  if (params.strategy == FactorStrategy::Aggressive)
-    for (const Participant &p : results) params.tensorElements.push_back(elementsOf(p));
+  params.elementwiseOp = opInfo(m_, op).category == OpCategory::Elementwise ||
+                         m_.opName(op) == "sdy.sharding_constraint";
   OpProjection &projection = projection_;
   std::vector<bool> changed = propagateFactors(projection, stepRule, meshValue, params);
 
@@ -292,9 +270,6 @@ bool BasicPropagation::propagateThrough(OpId op, const OpShardingRule *rule, con
     s.inlineMesh = inlineMesh_;
     if (p.manual) s = p.manual->toLocal(std::move(s));
     const std::optional<TensorSharding> &old = graph_->slot(p.slot).sharding;
-    const std::vector<bool> &hidden = graph_->slot(p.slot).hidden;
-    for (size_t d = 0; d < hidden.size() && d < s.dims.size(); ++d)
-      if (hidden[d] && old && d < old->dims.size()) s.dims[d] = old->dims[d];
     bool emptyAxes = true;
     for (const DimSharding &d : s.dims) emptyAxes &= d.axes.empty();
     if ((!old && emptyAxes) || (old && *old == s)) continue;
@@ -302,11 +277,6 @@ bool BasicPropagation::propagateThrough(OpId op, const OpShardingRule *rule, con
     any = true;
   }
   return any;
-}
-
-int64_t BasicPropagation::elementsOf(const Participant &p) const {
-  if (p.slot == kNoSlot || graph_->membersOf(p.slot).empty()) return 1;
-  return m_.types.numElements(m_.type(graph_->membersOf(p.slot).front()));
 }
 
 // Sharding group members follow the slot that changed.
@@ -406,7 +376,9 @@ namespace {
 
 PassRegistration basicReg("sdy-basic-propagate", "Propagate shardings with Shardy's basic factor strategy",
                           [](Module &m, const PassOptions &o, Diagnostics &d) {
-                            return BasicPropagation(m, propagationPassOptions(o, FactorStrategy::Basic), d).run();
+                            std::optional<PropagationOptions> options =
+                                propagationPassOptions(o, PropagationPass::Basic, d);
+                            return options && BasicPropagation(m, *options, d).run();
                           });
 
 }  // namespace

@@ -42,12 +42,6 @@
 
 namespace autopart {
 
-struct PassOptions;
-
-// The options every propagation pass reads (`conservative-propagation`,
-// `keep-sharding-rules`), with the pass's factor strategy.
-PropagationOptions propagationPassOptions(const PassOptions &o, FactorStrategy strategy);
-
 class BasicPropagation {
 public:
   BasicPropagation(Module &m, const PropagationOptions &options, Diagnostics &diags)
@@ -97,7 +91,6 @@ private:
   bool propagateThrough(OpId op, const OpShardingRule *rule, const OpShardingRule &stepRule,
                         std::span<const Participant> operands, std::span<const Participant> results,
                         PropagationDirection barrier = PropagationDirection::Both, bool allFactors = false);
-  int64_t elementsOf(const Participant &p) const;
   void setSlot(uint32_t slot, TensorSharding s, OpId current);
   void writeBack();
   void writeListEntry(const Slot &s);

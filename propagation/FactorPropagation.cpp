@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 #include <optional>
+#include <tuple>
 
 namespace autopart {
 
@@ -94,10 +95,9 @@ void truncateAtConflict(AxisList &axes, Fix &&fix, const Mesh &mesh, bool conser
   }
 }
 
-// The prefix of `a` that no other factor of `t` uses (existing axes, overflow
-// axes, and when given, the axes other factors are about to get).
-std::optional<AxisRef> withoutOtherFactors(const AxisRef &a, const TensorFactorShardings &t,
-                                           size_t f, const AxesPerFactor *pending,
+// The prefix of `a` that no other factor of `t` uses (existing axes and
+// overflow axes).
+std::optional<AxisRef> withoutOtherFactors(const AxisRef &a, const TensorFactorShardings &t, size_t f,
                                            const Mesh &mesh) {
   std::optional<AxisRef> r = a;
   for (size_t g = 0; g < t.factors.size() && r; ++g) {
@@ -105,17 +105,18 @@ std::optional<AxisRef> withoutOtherFactors(const AxisRef &a, const TensorFactorS
     // Empty lists leave `r` as it is (skipped: no copy of the axis).
     if (!t.factors[g].overflow.empty()) r = prefixWithoutOverlap(*r, t.factors[g].overflow, mesh);
     if (r && !t.factors[g].axes.empty()) r = prefixWithoutOverlap(*r, t.factors[g].axes, mesh);
-    if (r && pending && !(*pending)[g].empty()) r = prefixWithoutOverlap(*r, (*pending)[g], mesh);
   }
   return r;
 }
 
-// The prefix of `a` factor `f` of one tensor can take: not explicitly
-// replicated there, and either already among its axes or addable (the factor
+// The prefix of `a` factor `f` of one tensor can take: neither explicitly
+// replicated nor unreduced there (an unreduced axis holds partial sums the
+// tensor cannot also be split by), and either already among its axes or addable (the factor
 // is open, has no overflow, and stays divisible unless it is minor-most).
 std::optional<AxisRef> withinFactor(const AxisRef &a, const TensorFactorShardings &t, size_t f,
                                     int64_t sharded, int64_t factorSize, const Mesh &mesh) {
   std::optional<AxisRef> r = t.replicated.empty() ? a : prefixWithoutOverlap(a, t.replicated, mesh);
+  if (r && !t.unreduced.empty()) r = prefixWithoutOverlap(*r, t.unreduced, mesh);
   if (!r) return r;
   const FactorSharding &fs = t.factors[f];
   for (const AxisRef &x : fs.axes)
@@ -157,7 +158,7 @@ AxesPerFactor basicAxes(const OpProjection &p, const OpShardingRule &rule, const
             const TensorFactorShardings &tensor = p.tensor(t);
             // Basic: other factors' axes block `a` in every tensor, whether or
             // not it holds this factor.
-            r = withoutOtherFactors(*r, tensor, f, nullptr, mesh);
+            r = withoutOtherFactors(*r, tensor, f, mesh);
             if (r && tensor.has(f)) r = withinFactor(*r, tensor, f, sharded, factorSize, mesh);
           }
           return r;
@@ -167,63 +168,120 @@ AxesPerFactor basicAxes(const OpProjection &p, const OpShardingRule &rule, const
   return result;
 }
 
-AxesPerFactor aggressiveAxes(const OpProjection &p, const OpShardingRule &rule, const Mesh &mesh,
-                             const FactorPropagationParams &params) {
+// The number of elements of tensor `t` as the rule sees it: the product of
+// the sizes of its factors.
+int64_t tensorSize(const OpShardingRule &rule, size_t t) {
+  size_t numOperands = rule.operands.size();
+  const OpShardingRule::TensorFactors &mapping =
+      t < numOperands ? rule.operands[t] : rule.results[t - numOperands];
+  int64_t size = 1;
+  for (const OpShardingRule::DimFactors &dim : mapping)
+    for (int32_t f : dim) size *= rule.factorSizes[size_t(f)];
+  return size;
+}
+
+// The order in which the aggressive strategy resolves conflicts between
+// factors: on an elementwise op (all tensors alike) the factor sharded the
+// most ways first; then the factor whose source (a tensor that already holds
+// all of the factor's compatible axes) is largest, then the one whose source
+// comes first, then the lower factor. Factors without a source come last.
+std::vector<size_t> factorOrder(const OpProjection &p, const OpShardingRule &rule,
+                                const AxesPerFactor &axes, const Mesh &mesh, bool elementwiseOp) {
   size_t n = rule.numFactors();
-  AxesPerFactor result(n);
-  for (size_t f = 0; f < n; ++f) result[f] = compatibleMajorAxes(p, f, directionOf(rule, f, params), mesh);
+  struct Source {
+    int64_t size = -1;
+    size_t tensor = SIZE_MAX;
+  };
+  std::vector<Source> source(n);
   for (size_t t = 0; t < p.numTensors(); ++t) {
-    const TensorFactorShardings &tensor = p.tensor(t);
+    int64_t size = tensorSize(rule, t);
     for (size_t f = 0; f < n; ++f) {
-      if (!tensor.has(f)) continue;
-      int64_t factorSize = rule.factorSizes[f];
-      truncateAtConflict(
-          result[f],
-          [&](const AxisRef &a, int64_t sharded) {
-            return withinFactor(a, tensor, f, sharded, factorSize, mesh);
-          },
-          mesh, params.conservative);
+      const TensorFactorShardings &tensor = p.tensor(t);
+      if (!tensor.has(f) || axes[f].empty()) continue;
+      const AxisList &held = tensor.factors[f].axes;
+      bool isSource = held == axes[f] || isStrictPrefix(axes[f], held, mesh);
+      if (isSource && size > source[f].size) source[f] = {size, t};
     }
   }
-  // Factors sharded on larger tensors decide first; a later factor keeps only
-  // what overlaps neither the existing axes of other factors nor the axes
-  // earlier factors were given, in every tensor that holds it. A factor's
-  // weight is its largest source: a tensor that already has axes for it.
-  std::vector<int64_t> weight(n, 0);
-  for (size_t t = 0; t < p.numTensors(); ++t) {
-    int64_t elems = t < params.tensorElements.size() ? params.tensorElements[t] : 1;
+  std::vector<int64_t> ways(n, 1);
+  if (elementwiseOp)
     for (size_t f = 0; f < n; ++f)
-      if (p.tensor(t).has(f) && !p.tensor(t).factors[f].axes.empty())
-        weight[f] = std::max(weight[f], elems);
-  }
+      for (const AxisRef &a : axes[f]) ways[f] *= a.size(mesh);
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return weight[a] > weight[b]; });
-  AxesPerFactor decided(n);
-  for (size_t f : order) {
-    for (size_t t = 0; t < p.numTensors(); ++t) {
-      const TensorFactorShardings &tensor = p.tensor(t);
-      if (!tensor.has(f)) continue;
-      truncateAtConflict(
-          result[f],
-          [&](const AxisRef &a, int64_t) { return withoutOtherFactors(a, tensor, f, &decided, mesh); },
-          mesh, params.conservative);
-    }
-    decided[f] = result[f];
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::tuple(-ways[a], -source[a].size, source[a].tensor, a) <
+           std::tuple(-ways[b], -source[b].size, source[b].tensor, b);
+  });
+  return order;
+}
+
+// The axes tensor `tensor` takes for factor `f` out of the factor's
+// compatible axes: cut by what the tensor itself allows within the factor,
+// nothing unless that adds axes, then cut where another factor of the same
+// tensor (as updated so far) already uses an axis.
+AxisList axesForTensor(const TensorFactorShardings &tensor, size_t f, const AxisList &compatible,
+                       int64_t factorSize, const Mesh &mesh, bool conservative) {
+  if (!tensor.has(f)) return {};
+  AxisList axes = compatible;
+  truncateAtConflict(
+      axes, [&](const AxisRef &a, int64_t sharded) { return withinFactor(a, tensor, f, sharded, factorSize, mesh); },
+      mesh, conservative);
+  if (!isStrictPrefix(tensor.factors[f].axes, axes, mesh)) return {};
+  truncateAtConflict(
+      axes, [&](const AxisRef &a, int64_t) { return withoutOtherFactors(a, tensor, f, mesh); }, mesh,
+      conservative);
+  return axes;
+}
+
+// Shardy's aggressive strategy: every tensor takes what it can of each
+// factor's compatible axes on its own (a closed or conflicting tensor does
+// not stop the others), and factors compete per tensor in `factorOrder`.
+// Results are updated before operands; an elementwise op's operand never
+// gets more than the op's results hold, so that a result that cannot take an
+// axis does not make every operand gather it (sideways propagation).
+std::vector<bool> propagateAggressive(OpProjection &p, const OpShardingRule &rule, const Mesh &mesh,
+                                      const FactorPropagationParams &params) {
+  size_t n = rule.numFactors();
+  std::vector<bool> changed(p.numTensors(), false);
+  AxesPerFactor axes(n);
+  bool any = false;
+  for (size_t f = 0; f < n; ++f) {
+    axes[f] = compatibleMajorAxes(p, f, directionOf(rule, f, params), mesh);
+    any |= !axes[f].empty();
   }
-  return result;
+  if (!any) return changed;
+  for (size_t f : factorOrder(p, rule, axes, mesh, params.elementwiseOp)) {
+    PropagationDirection dir = directionOf(rule, f, params);
+    auto update = [&](size_t t, bool isOperand) {
+      TensorFactorShardings &tensor = p.tensor(t);
+      AxisList add = axesForTensor(tensor, f, axes[f], rule.factorSizes[f], mesh, params.conservative);
+      if (add.empty()) return;
+      if (isOperand && params.elementwiseOp)
+        for (const TensorFactorShardings &result : p.results)
+          if (result.has(f) && isStrictPrefix(result.factors[f].axes, add, mesh)) add = result.factors[f].axes;
+      if (tensor.expandFactor(f, add, mesh)) changed[t] = true;
+    };
+    // A one-way direction moves axes only towards its targets: forward never
+    // changes operands, backward never changes results.
+    if (dir != PropagationDirection::Backward)
+      for (size_t r = 0; r < p.results.size(); ++r) update(p.operands.size() + r, false);
+    if (dir != PropagationDirection::Forward)
+      for (size_t o = 0; o < p.operands.size(); ++o) update(o, true);
+  }
+  return changed;
 }
 
 }  // namespace
 
 AxesPerFactor compatibleShardingAxes(const OpProjection &projection, const OpShardingRule &rule,
                                      const Mesh &mesh, const FactorPropagationParams &params) {
-  return params.strategy == FactorStrategy::Aggressive ? aggressiveAxes(projection, rule, mesh, params)
-                                                       : basicAxes(projection, rule, mesh, params);
+  return basicAxes(projection, rule, mesh, params);
 }
 
 std::vector<bool> propagateFactors(OpProjection &projection, const OpShardingRule &rule,
                                    const Mesh &mesh, const FactorPropagationParams &params) {
+  if (params.strategy == FactorStrategy::Aggressive) return propagateAggressive(projection, rule, mesh, params);
   AxesPerFactor axes = compatibleShardingAxes(projection, rule, mesh, params);
   std::vector<bool> changed(projection.numTensors(), false);
   for (size_t t = 0; t < projection.numTensors(); ++t)

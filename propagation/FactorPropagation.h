@@ -13,15 +13,21 @@
 //   compatible major axes: ["b"] (then "a" vs "c" conflicts)
 //   result -> {"b", ?}; the operands already have "b" as a prefix.
 //
-// Aggressive: the same within each factor, but across factors only tensors
-// that hold the factor count, and when two factors would add overlapping
-// axes to the same tensor, the factor already sharded on the larger tensor
-// (more elements) wins and the other keeps the non-overlapping prefix:
+// Aggressive: the same compatible axes per factor, but each tensor takes
+// what it can of them on its own, so a closed or conflicting tensor no longer
+// stops the others (a fake conflict). Where two factors want the same axis in
+// one tensor, the factor whose source tensor (one already holding the axes)
+// is largest wins, ties going to the earlier source and then the earlier
+// factor:
 //
-//   rule ([i], [j])->([i, j]) {i=8, j=4}, operand 0 (8 elements) [{"x"}],
-//   operand 1 (4 elements) [{"x"}], result open:
+//   rule ([i], [j])->([i, j]) {i=8, j=4}, operand 0 [{"x"}], operand 1
+//   [{"x"}], result open:
 //   basic: "x" is used by the other factor in some tensor -> result [{?}, {?}]
-//   aggressive: i's source is larger -> result [{"x", ?}, {?}]
+//   aggressive: i's source (8 elements) is larger -> result [{"x", ?}, {?}]
+//
+// Results are updated before operands, and an elementwise op's operand gets
+// no more than its results hold (no sideways propagation between operands
+// past a result that cannot take an axis).
 #pragma once
 
 #include <functional>
@@ -61,19 +67,21 @@ struct FactorPropagationParams {
   bool conservative = false;
   // Per factor; null means Both for every factor.
   std::function<PropagationDirection(size_t factor)> direction;
-  // Per tensor (operands then results), its number of elements; the
-  // aggressive strategy prefers factors of larger tensors. Empty: all equal.
-  std::vector<int64_t> tensorElements;
+  // Whether the op is elementwise (Shardy's trait: stablehlo arithmetic,
+  // logic and conversion ops, sharding constraints); the aggressive strategy
+  // then limits operands to what the results hold.
+  bool elementwiseOp = false;
 };
 
 using AxesPerFactor = std::vector<AxisList>;
 
-// The axes each factor should be sharded on after this op's propagation.
+// The axes each factor should be sharded on after this op's propagation, with
+// the basic strategy (the aggressive one decides per tensor).
 AxesPerFactor compatibleShardingAxes(const OpProjection &projection, const OpShardingRule &rule,
                                      const Mesh &mesh, const FactorPropagationParams &params);
 
-// Expands every tensor's factors to `compatibleShardingAxes`; returns, per
-// tensor (operands then results), whether it changed.
+// Expands every tensor's factors with `params.strategy`; returns, per tensor
+// (operands then results), whether it changed.
 std::vector<bool> propagateFactors(OpProjection &projection, const OpShardingRule &rule,
                                    const Mesh &mesh, const FactorPropagationParams &params);
 

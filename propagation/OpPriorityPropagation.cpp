@@ -61,9 +61,8 @@ PassRegistration opPriorityReg(
     "Propagate in three rounds of op priority (elementwise/reshape/transpose first, "
     "then pass-through factors, then all), each with the aggressive strategy",
     [](Module &m, const PassOptions &o, Diagnostics &d) {
-      PropagationOptions options = propagationPassOptions(o, FactorStrategy::Aggressive);
-      options.opPriorities = true;
-      return OpPriorityPropagation(m, options, d).run();
+      std::optional<PropagationOptions> options = propagationPassOptions(o, PropagationPass::OpPriority, d);
+      return options && OpPriorityPropagation(m, *options, d).run();
     });
 
 }  // namespace

@@ -64,9 +64,6 @@ struct Slot {
   // For InSharding of a manual computation: the body sees the local form.
   const ManualAxesView *manual = nullptr;
   int64_t group = -1;  // sharding group id
-  // Dimensions whose user priority has not had its round yet: they take no
-  // part in propagation (neither source, target nor obstacle).
-  std::vector<bool> hidden;
 };
 
 // A tensor taking part in a propagation step: its slot, and for the local

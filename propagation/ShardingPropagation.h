@@ -29,9 +29,12 @@
 //   UserPriorityPropagation.h  rounds by user priority, each an op-priority
 //                              propagation (`-sdy-user-priority-propagate`)
 //
-// Every pass takes the options `conservative-propagation` and
-// `keep-sharding-rules`.
+// Every pass takes Shardy's options (`propagationPassOptions`);
+// PropagationPipeline.cpp adds `-sdy-propagation-pipeline` (import passes,
+// user-priority propagation, export cleanup).
 #pragma once
+
+#include <optional>
 
 #include "ir/Module.h"
 #include "propagation/FactorPropagation.h"
@@ -55,6 +58,21 @@ struct PropagationOptions {
   // pass-through factor, then through everything.
   bool opPriorities = false;
 };
+
+struct PassOptions;
+
+// The propagation passes, for their options.
+enum class PropagationPass { Basic, Aggressive, OpPriority, UserPriority, Pipeline };
+
+// A pass's options under Shardy's names, checked: `keep-sharding-rules`,
+// `conservative-propagation`; `propagation-strategy=aggressive|basic`
+// (aggressive, user-priority, pipeline); `run-op-priority-propagation`
+// (user-priority, pipeline). Shardy's debugging options are accepted when
+// they ask for nothing (`module-dump-directory` empty, `debug-*` false):
+// autopart-opt writes no dumps and keeps no origins. Anything else is an
+// error in `diags` and nullopt.
+std::optional<PropagationOptions> propagationPassOptions(const PassOptions &o, PropagationPass pass,
+                                                         Diagnostics &diags);
 
 struct PropagationStats {
   size_t steps = 0;     // propagation steps run (worklist pops)

@@ -24,14 +24,23 @@ void UserPriorityPropagation::propagate() {
   }
 }
 
-// Before the first round every dimension with a priority above 0 is hidden.
-// Returns the later rounds' priorities.
+// Before the first round every dimension with a priority above 0 (or none)
+// is hidden as Shardy hides it: closed and empty, its axes explicitly
+// replicated, so that it takes nothing and no other dimension of the tensor
+// takes its axes, while the ops around it see a closed dimension (an
+// elementwise op's operands then get no more than that result holds).
+// Slots whose values all moved to a data-flow edge (a manual computation's
+// `in_shardings` / `out_shardings` entry, a while result) keep the sharding
+// the user wrote, priorities included, as Shardy leaves the owners of edges
+// alone; their edges carry the propagation. Returns the later rounds'
+// priorities.
 std::vector<int64_t> UserPriorityPropagation::hideByPriority() {
   std::vector<int64_t> rounds;
   PropagationGraph &g = graph();
   for (uint32_t i = 0; i < g.numSlots(); ++i) {
-    std::optional<TensorSharding> &s = g.slot(i).sharding;
-    if (!s) continue;
+    Slot &slot = g.slot(i);
+    std::optional<TensorSharding> &s = slot.sharding;
+    if (!s || (g.membersOf(i).empty() && slot.storage != Storage::FuncResult)) continue;
     const Mesh *mesh = g.meshOf(*s);
     bool hides = false;
     for (const DimSharding &d : s->dims) hides |= priorityOf(d) != 0;
@@ -39,26 +48,22 @@ std::vector<int64_t> UserPriorityPropagation::hideByPriority() {
       for (DimSharding &d : s->dims)
         if (d.priority) {
           d.priority.reset();
-          g.slot(i).changed = true;
+          slot.changed = true;
         }
       continue;
     }
     originals_.push_back({i, *s});
-    g.slot(i).hidden.assign(s->dims.size(), false);
-    for (size_t k = 0; k < s->dims.size(); ++k) {
-      DimSharding &d = s->dims[k];
+    for (DimSharding &d : s->dims) {
       int64_t p = priorityOf(d);
-      if (p != 0) {
-        g.slot(i).hidden[k] = true;
-        rounds.push_back(p);
-        s->replicated.insert(s->replicated.end(), d.axes.begin(), d.axes.end());
-        d = DimSharding{};
-      }
       d.priority.reset();
+      if (p == 0) continue;
+      rounds.push_back(p);
+      s->replicated.insert(s->replicated.end(), d.axes.begin(), d.axes.end());
+      d = DimSharding{};
     }
     // Sorted but not merged, so that each revealed axis is found again.
     sortByMesh(s->replicated, *mesh);
-    g.slot(i).changed = true;
+    slot.changed = true;
   }
   std::sort(rounds.begin(), rounds.end());
   rounds.erase(std::unique(rounds.begin(), rounds.end()), rounds.end());
@@ -66,7 +71,8 @@ std::vector<int64_t> UserPriorityPropagation::hideByPriority() {
 }
 
 // Puts back the user's dimensions of priority `p` (their axes leave the
-// replicated set) for the next round.
+// replicated set) for the next round. A hidden dimension is still closed and
+// empty when its round comes: nothing can have changed it.
 void UserPriorityPropagation::revealPriority(int64_t p) {
   for (const auto &[slot, original] : originals_) {
     std::optional<TensorSharding> &s = graph().slot(slot).sharding;
@@ -74,7 +80,6 @@ void UserPriorityPropagation::revealPriority(int64_t p) {
     AxisList revealed;
     for (size_t d = 0; d < original.dims.size() && d < s->dims.size(); ++d) {
       if (priorityOf(original.dims[d]) != p) continue;
-      graph().slot(slot).hidden[d] = false;
       s->dims[d] = original.dims[d];
       s->dims[d].priority.reset();
       revealed.insert(revealed.end(), original.dims[d].axes.begin(), original.dims[d].axes.end());
@@ -92,10 +97,8 @@ PassRegistration userPriorityReg(
     "Propagate in rounds of user priority (p0 first, dimensions without one last), "
     "each round with op priorities and the aggressive strategy",
     [](Module &m, const PassOptions &o, Diagnostics &d) {
-      PropagationOptions options = propagationPassOptions(o, FactorStrategy::Aggressive);
-      options.userPriorities = true;
-      options.opPriorities = true;
-      return UserPriorityPropagation(m, options, d).run();
+      std::optional<PropagationOptions> options = propagationPassOptions(o, PropagationPass::UserPriority, d);
+      return options && UserPriorityPropagation(m, *options, d).run();
     });
 
 }  // namespace

@@ -108,17 +108,70 @@ TEST(FactorPropagation, AggressivePrefersTheLargerSourceTensor) {
   TensorSharding t0 = sharding({{full("x")}}, true), t1 = sharding({{full("x")}}, true);
   FactorPropagationParams params;
   params.strategy = FactorStrategy::Aggressive;
-  params.tensorElements = {8, 4, 32};
   OpProjection p = project(rule, m, {&t0, &t1}, {nullptr});
   propagateFactors(p, rule, m, params);
   EXPECT_EQ(p.results[0].factors[0].axes, AxisList({full("x")}));
   EXPECT_TRUE(p.results[0].factors[1].axes.empty());
   // The other way round when operand 1 is the larger one.
-  params.tensorElements = {4, 8, 32};
-  OpProjection q = project(rule, m, {&t0, &t1}, {nullptr});
-  propagateFactors(q, rule, m, params);
+  OpShardingRule flipped = outer();
+  flipped.factorSizes = {4, 8};
+  OpProjection q = project(flipped, m, {&t0, &t1}, {nullptr});
+  propagateFactors(q, flipped, m, params);
   EXPECT_TRUE(q.results[0].factors[0].axes.empty());
   EXPECT_EQ(q.results[0].factors[1].axes, AxisList({full("x")}));
+}
+
+TEST(FactorPropagation, AggressiveIgnoresAFakeConflict) {
+  // A closed unsharded operand blocks the basic strategy for every tensor; the
+  // aggressive one only for that operand.
+  Mesh m = mesh3();
+  OpShardingRule rule = elementwise();
+  TensorSharding x = sharding({{full("a")}}, true), closedEmpty = sharding({{}}, true);
+  FactorPropagationParams params;
+  OpProjection basic = project(rule, m, {&x, &closedEmpty}, {nullptr});
+  EXPECT_EQ(propagateFactors(basic, rule, m, params), std::vector<bool>({false, false, false}));
+  params.strategy = FactorStrategy::Aggressive;
+  OpProjection aggressive = project(rule, m, {&x, &closedEmpty}, {nullptr});
+  EXPECT_EQ(propagateFactors(aggressive, rule, m, params), std::vector<bool>({false, false, true}));
+  EXPECT_EQ(aggressive.results[0].factors[0].axes, AxisList({full("a")}));
+}
+
+TEST(FactorPropagation, AggressiveElementwiseOperandsFollowTheResult) {
+  // The result is closed and empty: once the op is marked elementwise the open
+  // operand no longer takes "a" sideways from the other operand.
+  Mesh m = mesh3();
+  OpShardingRule rule = elementwise();
+  TensorSharding x = sharding({{full("a")}}, true), closedEmpty = sharding({{}}, true);
+  FactorPropagationParams params;
+  params.strategy = FactorStrategy::Aggressive;
+  OpProjection sideways = project(rule, m, {&x, nullptr}, {&closedEmpty});
+  EXPECT_EQ(propagateFactors(sideways, rule, m, params), std::vector<bool>({false, true, false}));
+  params.elementwiseOp = true;
+  OpProjection blocked = project(rule, m, {&x, nullptr}, {&closedEmpty});
+  EXPECT_EQ(propagateFactors(blocked, rule, m, params), std::vector<bool>({false, false, false}));
+}
+
+TEST(FactorPropagation, AggressiveElementwisePrefersTheMostShardedFactor) {
+  // ([i, j], [i, j])->([i, j]): operand 0 shards j on "a", operand 1 shards
+  // i on "b", "a". Equal sources: the earlier one (j) would win; on an
+  // elementwise op i, sharded 4 ways, wins instead.
+  Mesh m = mesh3();
+  OpShardingRule rule;
+  int32_t i = rule.addFactor(8), j = rule.addFactor(8);
+  rule.operands = {{{i}, {j}}, {{i}, {j}}};
+  rule.results = {{{i}, {j}}};
+  TensorSharding x = sharding({{}, {full("a")}}, true), y = sharding({{full("b"), full("a")}, {}}, true);
+  FactorPropagationParams params;
+  params.strategy = FactorStrategy::Aggressive;
+  OpProjection bySource = project(rule, m, {&x, &y}, {nullptr});
+  propagateFactors(bySource, rule, m, params);
+  EXPECT_EQ(bySource.results[0].factors[1].axes, AxisList({full("a")}));
+  EXPECT_EQ(bySource.results[0].factors[0].axes, AxisList({full("b")}));
+  params.elementwiseOp = true;
+  OpProjection byWays = project(rule, m, {&x, &y}, {nullptr});
+  propagateFactors(byWays, rule, m, params);
+  EXPECT_EQ(byWays.results[0].factors[0].axes, AxisList({full("b"), full("a")}));
+  EXPECT_TRUE(byWays.results[0].factors[1].axes.empty());
 }
 
 TEST(FactorPropagation, BlockedFactorPropagatesNothing) {

@@ -36,10 +36,13 @@
 // CHECK{LITERAL}: %38 = stablehlo.multiply %arg2, %37 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
 // CHECK{LITERAL}: %39 = stablehlo.add %38, %35 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
 // CHECK{LITERAL}: %47 = stablehlo.add %46, %43 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
-// The step mu' / (sqrt(nu') + eps) * lr, on the slices; w - step replicated.
+// The step mu' / (sqrt(nu') + eps) * lr, on the slices; w - step replicated,
+// pinned so: XLA's aggressive propagation would shard the result from the
+// step's slices although w is closed replicated (a closed operand only stops
+// itself) and reshard it at the return.
 // CHECK{LITERAL}: %52 = stablehlo.divide %39, %51 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
 // CHECK{LITERAL}: %55 = stablehlo.multiply %52, %54 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
-// CHECK: %56 = stablehlo.subtract %arg0, %55 : tensor<16x4xf32>
+// CHECK{LITERAL}: %56 = stablehlo.subtract %arg0, %55 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>} : tensor<16x4xf32>
 // CHECK: return %56, %80, %39, %63, %47, %71, %23
 
 // REPORT: tactic dp (axis data): sharded 2 argument(s)

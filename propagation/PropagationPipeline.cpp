@@ -1,0 +1,63 @@
+// `-sdy-propagation-pipeline`: what XLA runs on a module that carries
+// shardings before it partitions, in Shardy's order:
+//
+//   -sdy-import-pipeline            (import/: meshes lifted, size-one axes
+//                                    removed, constants split, data-flow
+//                                    edges added, constraints applied,
+//                                    sharding groups imported)
+//   user-priority propagation       (p0 first, each round an op-priority
+//                                    propagation with the aggressive factor
+//                                    strategy, UserPriorityPropagation.h)
+//   -sdy-sink-data-flow-edges       edge shardings back onto their owners
+//   -sdy-insert-explicit-reshards   reshards where operands and results of
+//                                    an op disagree
+//
+//   %arg0 [{"a"}p1, {"b"}p1], %0 = add %arg0, %arg1,
+//   %1 = divide %0, %arg2 [{"c"}p0, {?}]
+//   -> round p0 gives %0 and %1 "c" on dimension 0 (and "b" on dimension 1
+//      once %arg0's round comes); the priorities are gone from the output.
+//
+// The steps before and after propagation are found by their registered
+// names, so the stages that own them (import/, export/) stay separate; a
+// missing step is an error naming it. Shardy's export also closes shardings,
+// turns constraints into reshards, removes sharding groups, merges split
+// constants and drops created sharding rules: autopart has no such passes
+// yet, so the output keeps open dimensions, constraints, groups and the
+// `sdy.constant` copies the import made. Options: as the propagation passes
+// (`propagationPassOptions`); all of them also reach the import steps.
+#include "ir/Pass.h"
+#include "propagation/UserPriorityPropagation.h"
+
+namespace autopart {
+
+namespace {
+
+constexpr const char *kName = "sdy-propagation-pipeline";
+
+bool runNamed(const std::string &step, Module &m, const PassOptions &o, Diagnostics &diags) {
+  const PassInfo *pass = lookupPass(step);
+  if (!pass) {
+    diags.error(std::string(kName) + ": step '-" + step + "' is not part of this build");
+    return false;
+  }
+  return pass->run(m, o, diags) && !diags.hasErrors();
+}
+
+bool runPipeline(Module &m, const PassOptions &o, Diagnostics &diags) {
+  std::optional<PropagationOptions> options = propagationPassOptions(o, PropagationPass::Pipeline, diags);
+  if (!options) return false;
+  if (!runNamed("sdy-import-pipeline", m, o, diags)) return false;
+  if (!UserPriorityPropagation(m, *options, diags).run()) return false;
+  for (const char *step : {"sdy-sink-data-flow-edges", "sdy-insert-explicit-reshards"})
+    if (!runNamed(step, m, PassOptions{}, diags)) return false;
+  return true;
+}
+
+PassRegistration reg(kName,
+                     "Shardy's propagation pipeline: the import passes, user-priority propagation (op priorities, "
+                     "aggressive factor strategy), then sinking data-flow edges and inserting explicit reshards",
+                     runPipeline);
+
+}  // namespace
+
+}  // namespace autopart
