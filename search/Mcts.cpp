@@ -309,9 +309,11 @@ void polishAndRefine(const SearchState &base, const DeviceParams &device, const 
   // better basin (pt_bert_base on data=2,model=4 A100s: the tree's plan
   // refines for the whole budget and stays behind the ILP's unrefined
   // one); the others after the tree's starts, with what time is left.
+  std::vector<ShardingVector> extras;
+  if (o.extraStarts) extras = o.extraStarts();
   std::vector<PlanCost> extraCosts;
   std::vector<bool> first;
-  for (const ShardingVector &s : o.extraStarts) {
+  for (const ShardingVector &s : extras) {
     extraCosts.push_back(priceStart(base.space(), device, s));
     first.push_back(extraCosts.back().betterThan(r.cost));
   }
@@ -319,7 +321,7 @@ void polishAndRefine(const SearchState &base, const DeviceParams &device, const 
   MctsResult early;  // the best extra start refined first
   early.extraStartWon = -1;
   for (size_t i = 0; i < first.size(); ++i)
-    if (first[i]) refineExtraStart(base.space(), device, o.extraStarts[i], extraCosts[i], int(i), refineEnd, ro, early);
+    if (first[i]) refineExtraStart(base.space(), device, extras[i], extraCosts[i], int(i), refineEnd, ro, early);
   MultiStartRefinement best =
       refineFromStarts(st, device, r.actions, r.cost, std::move(runnersUp), o.refineStarts, refineEnd, ro);
   r.evaluations += early.evaluations + best.evaluations;
@@ -341,7 +343,7 @@ void polishAndRefine(const SearchState &base, const DeviceParams &device, const 
     r.shardings = std::move(early.shardings);
   }
   for (size_t i = 0; i < first.size(); ++i)
-    if (!first[i]) refineExtraStart(base.space(), device, o.extraStarts[i], extraCosts[i], int(i), refineEnd, ro, r);
+    if (!first[i]) refineExtraStart(base.space(), device, extras[i], extraCosts[i], int(i), refineEnd, ro, r);
 }
 
 }  // namespace
@@ -354,9 +356,6 @@ MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const M
   PlanCost baseCost = base.evaluate();
   Progress progress;
   progress.offer(baseCost);
-  // The progress counts the method's time before the tree search too.
-  Clock::time_point shownStart =
-      start - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.secondsBefore));
 
   int threads = std::max(1, o.threads);
   std::vector<std::unique_ptr<Worker>> workers;
@@ -367,7 +366,7 @@ MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const M
   std::atomic<bool> done{false};
   std::thread reporter;
   bool line = o.progress && isatty(2);
-  if (line || o.onProgress) reporter = progressReporter(progress, done, shownStart, line, o.secondsBefore + o.seconds, o.onProgress);
+  if (line || o.onProgress) reporter = progressReporter(progress, done, start, line, o.seconds, o.onProgress);
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
     int64_t share = o.iterations / threads + (t < o.iterations % threads ? 1 : 0);
@@ -395,7 +394,7 @@ MctsResult runMcts(const ActionSpace &space, const DeviceParams &device, const M
   progress.offer(r.cost);
   done = true;
   if (reporter.joinable()) reporter.join();
-  if (o.onProgress) o.onProgress(snapshot(progress, shownStart));
+  if (o.onProgress) o.onProgress(snapshot(progress, start));
   return r;
 }
 
