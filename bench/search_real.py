@@ -2,9 +2,10 @@
 """Benchmark of the automatic search on real programs it was not tuned on:
 every program in ../shared/models x meshes (data=8, model=8, data=2,model=4,
 data=8,model=8) x device presets (a100-80gb, h100-80gb, tpu-v5e), auto (the
-`mcts` method: tree search, ILP start and expert plans as a portfolio)
-against the ILP baseline, the expert schedules and the exhaustive search
-(where it finishes), with every method's search time. Writes
+`mcts` method: tree search, ILP start and expert plans as a portfolio) and
+the tree search alone (`--no-portfolio`) against the ILP baseline, the
+expert schedules and the exhaustive search (where it finishes), with every
+method's search time. Writes
 bench/results/search_real.md.
 
   bench/search_real.py [--build build] [--budget 3] [--all-devices]
@@ -60,6 +61,8 @@ def origin(auto):
         return "expert"
     if "portfolio: refined from the ILP" in acts:
         return "ILP start"
+    if "portfolio: the ILP's plan" in acts:
+        return "ILP plan"
     return "tree"
 
 
@@ -91,6 +94,8 @@ def main():
                     skipped.append((name, mesh, device, err))
                     print(f"{name} {mesh} {device}: skipped: {err[:120]}", file=sys.stderr)
                     continue
+                alone, _, _, _ = search(autopart, path, mesh, device, ["mcts"], a.budget, extra=["--no-portfolio"])
+                tree = alone["mcts"] if alone else None
                 ex, _, _, _ = search(autopart, path, mesh, device, ["exhaustive"], a.budget)
                 exh = ex["exhaustive"] if ex and ex["exhaustive"].get("found") and ex["exhaustive"]["complete"] \
                     else None
@@ -101,6 +106,8 @@ def main():
                         best = res[x]
                 c = {"name": name, "mesh": mesh, "device": device, "auto_s": auto["search_seconds"],
                      "ilp_s": ilp["search_seconds"], "origin": origin(auto), "fits": auto.get("fits")}
+                if tree and tree.get("found") and tree["fits"] and ilp.get("found") and ilp["fits"]:
+                    c["tree_vs_ilp"] = tree["step_seconds"] / ilp["step_seconds"]
                 if auto.get("found") and auto["fits"]:
                     if ilp.get("found") and ilp["fits"]:
                         c["vs_ilp"] = auto["step_seconds"] / ilp["step_seconds"]
@@ -114,7 +121,7 @@ def main():
                     return "%.3f" % c[key] if key in c else "—"
                 ilp_cell = ms(ilp) if ilp.get("found") else "none (%s)" % ilp.get("note", "")[:40]
                 rows.append(f"| `{name}` | `{mesh}` | {device} | {mode} | {ms(auto)} | {gib(auto)} | {secs(auto)} | "
-                            f"{c['origin']} | {ilp_cell} | {secs(ilp)} | {q('vs_ilp')} | "
+                            f"{c['origin']} | {ms(tree)} | {q('tree_vs_ilp')} | {ilp_cell} | {secs(ilp)} | {q('vs_ilp')} | "
                             f"{best['method'] if best else '—'} | {ms(best)} | {q('vs_expert')} | "
                             f"{ms(exh) if exh else 'did not finish'} | {q('vs_exh')} |")
                 print(f"{name} {mesh} {device}: auto {ms(auto)} ({auto['search_seconds']:.1f} s, {c['origin']}), "
@@ -158,9 +165,11 @@ def main():
            "`../shared/models` (none of them in `bench/search.py`, which tuned the search); meshes %s; devices "
            "%s (%s). Every method has `--time-budget %g` (seed 0, 2 threads, default iterations); the numbers are "
            "the simulator's step time and the liveness walk's peak memory on one cost model. auto = the `mcts` "
-           "method: the ILP's plan (with half the budget) as one more refinement start and the expert plans as "
-           "a fallback, a portfolio; *from* says which start auto's plan came from. The machine has two cores "
-           "shared with other jobs, so search times are noisy and a time budget cut short changes plans."
+           "method: the ILP solved on a thread of its own beside the tree search (which then takes one thread), "
+           "its plan one more refinement start and, with the expert plans, a final candidate: a portfolio; "
+           "*from* says which start auto's plan came from; *tree alone* is `--no-portfolio` with the same "
+           "budget. The machine has two cores shared with other jobs, so search times are noisy and a time "
+           "budget cut short changes plans."
            % (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), len(cases), len(skipped), time.time() - started,
               ", ".join("`%s`" % m for m in MESHES), ", ".join(DEVICES), mode, a.budget),
            "", "## Summary", "",
@@ -172,8 +181,10 @@ def main():
            "lost or tied): %d of %d cases (%.0f%%); of the %d cases with an ILP plan to compare, %d" % (
                len(tree_wins), len(cases), 100.0 * len(tree_wins) / max(1, len(cases)), len(compared),
                len(tree_vs_ilp)),
-           "- from the ILP's start: %d; an expert's plan: %d" % (
-               sum(1 for c in cases if c["origin"] == "ILP start"), sum(1 for c in cases if c["origin"] == "expert")),
+           "- the tree search alone (`--no-portfolio`, same budget) / ILP: %s" % ratios("tree_vs_ilp"),
+           "- from the ILP's plan refined: %d; the ILP's plan as it is: %d; an expert's plan: %d" % (
+               sum(1 for c in cases if c["origin"] == "ILP start"), sum(1 for c in cases if c["origin"] == "ILP plan"),
+               sum(1 for c in cases if c["origin"] == "expert")),
            "- search time: auto %s; ILP %s" % (med_max("auto_s"), med_max("ilp_s")),
            "- same seed, two runs (`jax_mnist_cnn_train_step`, `data=2,model=4`, a100-80gb, 200 iterations): %s" % (
                "identical" if same else "DIFFERENT"),
@@ -181,9 +192,10 @@ def main():
            "| program | cases | worst auto / ILP | worst auto / expert | worst auto / exhaustive | tree start won |",
            "|---|---|---|---|---|---|"] + per_program + [
            "", "## Results", "",
-           "| program | mesh | device | input shardings | auto step | auto GiB | auto search | from | ILP step | "
-           "ILP search | auto / ILP | best expert | expert step | auto / expert | exhaustive | auto / exh. |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"] + rows
+           "| program | mesh | device | input shardings | auto step | auto GiB | auto search | from | tree alone | "
+           "tree alone / ILP | ILP step | ILP search | auto / ILP | best expert | expert step | auto / expert | "
+           "exhaustive | auto / exh. |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"] + rows
     if skipped:
         out += ["", "## Skipped", "", "| program | mesh | device | why |", "|---|---|---|---|"]
         out += [f"| `{n}` | `{m}` | {d} | {e[:160].replace('|', '/')} |" for n, m, d, e in skipped]
