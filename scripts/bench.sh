@@ -14,3 +14,6 @@ python3 "$(dirname "$0")/../bench/sanity.py" "$build"
 python3 "$(dirname "$0")/../bench/levers.py" "$build"
 python3 "$(dirname "$0")/../bench/report.py" "$build"
 python3 "$(dirname "$0")/../bench/propagation.py" "$build"
+# The search on the real programs of ../shared/models against the ILP and
+# the experts (about 10 minutes; writes bench/results/search_real.md).
+python3 "$(dirname "$0")/../bench/search_real.py" --build "$build"

@@ -78,12 +78,12 @@ struct MctsOptions {
   // best per-value plan (batch on "model" with the sequence on "data" can
   // refine past heads on "model" although it starts behind).
   int refineStarts = 4;
-  // Per-value plans from other methods (the ILP's), refined like the
-  // runners-up after the tree's own starts; the best refined plan wins.
-  std::vector<ShardingVector> extraStarts;
-  // Seconds the method spent before the tree search (solving the ILP for
-  // its start): the progress counts them against the whole budget.
-  double secondsBefore = 0;
+  // Per-value plans from other methods (the ILP's, solved on its own thread
+  // while the tree grows): called once the tree search is done, it may
+  // block until they are ready. Refined like the runners-up (before the
+  // tree's own starts when one beats the polished tree plan as it is); the
+  // best refined plan wins.
+  std::function<std::vector<ShardingVector>()> extraStarts;
 };
 
 struct MctsResult {
@@ -98,8 +98,9 @@ struct MctsResult {
   int64_t refinedValues = 0;   // values the refinement re-sharded
   int64_t annealAccepted = 0;  // annealing moves taken (uphill ones too)
   int64_t refineStarts = 0;    // name-level plans refined (the best one wins)
-  // Index into MctsOptions::extraStarts of the start the plan was refined
-  // from (-1: one of the tree's own plans; `actions` are then its path).
+  // Index into what MctsOptions::extraStarts returned of the start the plan
+  // was refined from (-1: one of the tree's own plans; `actions` are then
+  // its path).
   int extraStartWon = -1;
 };
 

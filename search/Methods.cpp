@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <future>
 
 #include <unistd.h>
 
@@ -33,53 +34,45 @@ SearchOutcome fromBaseline(const ActionSpace &space, BaselineResult r) {
   return out;
 }
 
-// The share of the time budget the portfolio's ILP may use, and the largest
-// program (ops) it is tried on: its builder does not stop at a deadline
-// (GPT 125M on 512 devices: 10 s to build), and a start that eats the tree
-// search's budget loses more than it brings.
-constexpr double kPortfolioShare = 0.25;
-constexpr size_t kPortfolioMaxOps = 2500;
-
-// A portfolio: when the build has the ILP baseline (search/ilp/), its plan
-// becomes one more start of the MCTS's per-value refinement, so auto never
-// returns a plan the ILP beats on the same cost model. Off with
-// `--no-portfolio`, with `--axes` (the ILP uses every axis) or when the ILP
-// finds nothing. Returns what was added ("" when nothing).
-std::string addPortfolioStart(const SearchProblem &p, const SearchBudget &b, MctsOptions &o) {
-  if (!b.portfolio || !p.axes.empty() || p.m.ops.size() > kPortfolioMaxOps) return "";
+// A portfolio: when the build has the ILP baseline (search/ilp/), the ILP
+// runs on a thread of its own beside the tree search, with the whole budget
+// (the deadline `--method ilp` has alone: a share of it cut the ILP short
+// on perceiver_io, where alone it found the plan auto then lost to), and
+// the tree search takes one thread fewer, so auto keeps to its threads.
+// Its plan becomes one more start of the per-value refinement and, as it
+// is, one more candidate for the final plan, so auto never returns a plan
+// the ILP beats on the same cost model. Off with `--no-portfolio`, with
+// `--axes` (the ILP uses every axis); an invalid future when off.
+std::shared_future<SearchOutcome> startPortfolioIlp(const SearchProblem &p, const SearchBudget &b) {
+  if (!b.portfolio || !p.axes.empty()) return {};
   const SearchMethodInfo *ilp = findSearchMethod("ilp");
-  if (!ilp) return "";
-  SearchBudget ib = b;
-  ib.seconds = b.seconds * kPortfolioShare;
-  if (b.progress && isatty(2))
-    std::fprintf(stderr, "mcts: solving the ILP for one more start (%.1f s of the budget)\n", ib.seconds);
-  Clock::time_point t0 = Clock::now();
-  SearchOutcome plan = ilp->run(p, ib);
-  o.secondsBefore = std::chrono::duration<double>(Clock::now() - t0).count();
-  o.seconds = std::max(0.0, b.seconds - o.secondsBefore);
-  if (!plan.found) return "";
-  o.extraStarts.push_back(std::move(plan.shardings));
-  return "the ILP's plan";
+  if (!ilp) return {};
+  p.m.lineCol(0);  // fills the module's lazy line table before two threads read it
+  if (b.progress && isatty(2)) std::fprintf(stderr, "mcts: solving the ILP beside the tree search\n");
+  return std::async(std::launch::async, [ilp, &p, b] { return ilp->run(p, b); }).share();
 }
 
-// The other half of the portfolio: the expert schedules' plans (cheap to
-// apply) are priced on the problem's cost model and replace the search's
-// plan when they beat it. Returns the winning expert's name ("": none won).
-std::string bestExpertOver(const SearchProblem &p, const SearchBudget &b, SearchOutcome &out) {
+// The end of the portfolio: the ILP's plan and the expert schedules' plans
+// (cheap to apply), priced on the problem's cost model, replace the
+// search's plan when they beat it. Returns what won ("": the search's plan).
+std::string bestPortfolioPlanOver(const SearchProblem &p, const SearchBudget &b,
+                                  const std::shared_future<SearchOutcome> &ilp, SearchOutcome &out) {
   if (!b.portfolio) return "";
-  findSearchMethod("mcts");  // lets the providers add the experts
   PlanCost best = priceShardings(p, out.shardings);
   std::string winner;
-  for (const SearchMethodInfo &m : searchMethodRegistry()) {
-    if (std::find(m.tags.begin(), m.tags.end(), "expert") == m.tags.end()) continue;
-    SearchOutcome e = m.run(p, b);
-    if (!e.found) continue;
+  auto offer = [&](const std::string &name, SearchOutcome e) {
+    if (!e.found) return;
     PlanCost c = priceShardings(p, e.shardings);
-    if (!c.betterThan(best)) continue;
+    if (!c.betterThan(best)) return;
     best = c;
-    winner = m.name;
+    winner = name;
     out.shardings = std::move(e.shardings);
-  }
+  };
+  if (ilp.valid()) offer("the ILP's plan", ilp.get());
+  findSearchMethod("mcts");  // lets the providers add the experts
+  for (const SearchMethodInfo &m : searchMethodRegistry())
+    if (std::find(m.tags.begin(), m.tags.end(), "expert") != m.tags.end())
+      offer("expert schedule " + m.name + "'s plan", m.run(p, b));
   return winner;
 }
 
@@ -97,23 +90,30 @@ SearchMethodRegistration mcts("mcts", "Monte Carlo Tree Search over the named-di
                                 o.greedyRollouts = b.greedyRollouts;
                                 o.annealSteps = b.annealSteps;
                                 o.refineStarts = b.refineStarts;
-                                std::string portfolio = addPortfolioStart(p, b, o);
+                                std::shared_future<SearchOutcome> ilp = startPortfolioIlp(p, b);
+                                if (ilp.valid()) {
+                                  o.threads = std::max(1, o.threads - 1);
+                                  o.extraStarts = [&ilp] {
+                                    std::vector<ShardingVector> starts;
+                                    if (ilp.get().found) starts.push_back(ilp.get().shardings);
+                                    return starts;
+                                  };
+                                }
                                 MctsResult r = runMcts(space, p.device, o);
                                 SearchOutcome out;
                                 out.shardings = std::move(r.shardings);
                                 for (uint32_t id : r.actions) out.actions.push_back(space.describe(id));
                                 if (r.extraStartWon >= 0)
-                                  out.actions.push_back("portfolio: refined from " + portfolio +
-                                                        ", which beat the tree's plans");
+                                  out.actions.push_back("portfolio: refined from the ILP's plan, which beat the "
+                                                        "tree's plans");
                                 if (r.refinedValues > 0)
                                   out.actions.push_back("refine: " + std::to_string(r.refineMoves) +
                                                         " descent moves, " + std::to_string(r.annealAccepted) +
                                                         " annealing moves, " + std::to_string(r.refinedValues) +
                                                         " values re-sharded, best of " +
                                                         std::to_string(r.refineStarts) + " starts");
-                                if (std::string e = bestExpertOver(p, b, out); !e.empty())
-                                  out.actions = {"portfolio: expert schedule " + e +
-                                                 "'s plan, which beat the search's"};
+                                if (std::string e = bestPortfolioPlanOver(p, b, ilp, out); !e.empty())
+                                  out.actions = {"portfolio: " + e + ", which beat the search's"};
                                 out.evaluations = r.evaluations;
                                 out.iterations = r.iterations;
                                 out.complete = !r.timedOut;

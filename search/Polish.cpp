@@ -189,16 +189,12 @@ MultiStartRefinement refineFromStarts(SearchState &st, const DeviceParams &devic
   return out;
 }
 
-RefineResult refineFrom(const ActionSpace &space, const DeviceParams &device, const ShardingVector &start,
-                        Clock::time_point deadline, const RefineOptions &options) {
+PlanCost priceStart(const ActionSpace &space, const DeviceParams &device, const ShardingVector &start) {
   Simulator sim = simulatorFor(space, device);
   for (ValueId v = 0; v < start.size(); ++v)
     if (start[v]) sim.setSharding(v, *start[v]);
   std::vector<int64_t> scratch(space.m->ops.size(), 0);
-  PlanCost cost = pricePlan(sim, *space.m, space.func, device.hbmCapacity, scratch);
-  RefineResult r = refinePlan(space, device, start, cost, deadline, options);
-  r.evaluations += 1;
-  return r;
+  return pricePlan(sim, *space.m, space.func, device.hbmCapacity, scratch);
 }
 
 }  // namespace autopart

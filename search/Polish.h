@@ -63,9 +63,7 @@ MultiStartRefinement refineFromStarts(SearchState &st, const DeviceParams &devic
                                       std::vector<PlanStart> runnersUp, int maxStarts,
                                       std::chrono::steady_clock::time_point deadline, const RefineOptions &options);
 
-// Prices `start` (any per-value plan, e.g. another method's) and refines it
-// per value like the tree's own starts.
-RefineResult refineFrom(const ActionSpace &space, const DeviceParams &device, const ShardingVector &start,
-                        std::chrono::steady_clock::time_point deadline, const RefineOptions &options);
+// The cost of `start` (any per-value plan, e.g. another method's).
+PlanCost priceStart(const ActionSpace &space, const DeviceParams &device, const ShardingVector &start);
 
 }  // namespace autopart

@@ -148,6 +148,14 @@ bool RefineWalk::sweepWindows(const std::vector<DimRef> &members, const SearchAx
   bool improved = false;
   size_t len = 1;
   while (len * 2 <= members.size()) len *= 2;
+  // The whole name first: adding an axis there is ShardName on every member
+  // that can take it. The tree search cannot apply ShardName while any
+  // member uses the axis elsewhere (pt_bert_base on data=2,model=4: the
+  // hidden name n1 on "model" once MLP hidden has put "model" on the
+  // weights, so the activations split 8-way over "data" and "model" while
+  // each weight is split 2-D, as the ILP's plan does).
+  if (len < members.size() && Clock::now() < deadline_)
+    improved |= tryWindow(members, 0, members.size(), axis, kind);
   for (; len >= 1 && !tally_.timedOut; len /= 2)
     for (size_t from = 0; from < members.size(); from += std::max<size_t>(1, len / 2)) {
       if (Clock::now() >= deadline_) {

@@ -1,6 +1,7 @@
 #include "search/ilp/IlpBaseline.h"
 
 #include "search/ilp/IlpBuilder.h"
+#include "support/Format.h"
 
 namespace autopart {
 
@@ -21,6 +22,8 @@ std::optional<IlpPlan> solveIlpPlan(const Module &m, OpId func, const Mesh &mesh
     return std::nullopt;
   }
   auto t0 = Clock::now();
+  Clock::time_point deadline =
+      t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opts.timeLimitSeconds));
   ShardingMap empty;
   empty.addMesh(meshName, mesh);
   SimOptions so;
@@ -32,9 +35,12 @@ std::optional<IlpPlan> solveIlpPlan(const Module &m, OpId func, const Mesh &mesh
     return std::nullopt;
   }
   IlpBuilder builder(m, func, mesh, meshName, device, opts);
-  builder.build(sim);
+  if (!builder.build(sim, deadline)) {
+    *error = "the ILP was not built within the " + formatSeconds(opts.timeLimitSeconds) + " time limit";
+    return std::nullopt;
+  }
   double buildSeconds = since(t0);
-  std::optional<IlpPlan> plan = builder.solve(error);
+  std::optional<IlpPlan> plan = builder.solve(error, deadline);
   if (plan) plan->buildSeconds += buildSeconds;
   return plan;
 }

@@ -44,7 +44,8 @@ struct IlpOptions {
   // Elementwise ops (and call/loop boundaries) take their producer's strategy
   // instead of being variables of their own (Alpa's "follow").
   bool mergeElementwise = true;
-  // CBC wall-clock limit per solve; the best plan found so far is returned.
+  // Wall-clock limit of the whole ILP (build, root LP and every memory
+  // round's solve); the best plan found so far is returned.
   double timeLimitSeconds = 60;
   // Memory constraint: per-device bytes live at the peak <= capacity.
   bool memoryConstraint = true;

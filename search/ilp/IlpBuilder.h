@@ -107,8 +107,9 @@ public:
     valueDef_.assign(m.values.size(), 0);
   }
 
-  void build(const Simulator &sim);
-  std::optional<IlpPlan> solve(std::string *error);
+  // False when `deadline` passed before the model was complete.
+  bool build(const Simulator &sim, Clock::time_point deadline);
+  std::optional<IlpPlan> solve(std::string *error, Clock::time_point deadline);
 
 private:
   bool shardable(ValueId v) const {
