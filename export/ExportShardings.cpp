@@ -27,8 +27,11 @@ public:
 
 private:
   // The GSPMD string of `s`, or empty after fail().
-  std::string convert(const TensorSharding &s, OpId at);
-  AttrId stringAttr(const std::string &g) { return m_.attrs.string(escapeString(g)); }
+  std::string convert(const TensorSharding &s, OpId at, OpId scope);
+  // The manual axes of the manual computations around `op` (inclusive when
+  // `op` is a function: none).
+  std::vector<std::string> manualAxesAround(OpId op) const;
+  AttrId stringAttr(const std::string &g) { return m_.attrs.string(escapeGspmd(g)); }
   bool convertFunction(OpId func);
   bool convertOp(OpId op);
 
@@ -44,7 +47,19 @@ private:
   std::string failure_;
 };
 
-std::string Exporter::convert(const TensorSharding &s, OpId at) {
+std::vector<std::string> Exporter::manualAxesAround(OpId op) const {
+  std::vector<std::string> axes;
+  for (OpId p = op == kNone || m_.isa(op, "func.func") ? kNone : m_.parentOp(op); p != kNone && !m_.isa(p, "func.func");
+       p = m_.parentOp(p)) {
+    if (!m_.isa(p, "sdy.manual_computation")) continue;
+    AttrId list = m_.attr(p, "manual_axes");
+    if (list == kNoAttr) continue;
+    for (AttrId a : m_.attrs.get(list).elems) axes.emplace_back(m_.attrs.stringValue(a));
+  }
+  return axes;
+}
+
+std::string Exporter::convert(const TensorSharding &s, OpId at, OpId scope) {
   const Mesh *mesh = s.inlineMesh ? &*s.inlineMesh : nullptr;
   if (!mesh) {
     auto it = meshes_.find(s.meshName);
@@ -55,7 +70,10 @@ std::string Exporter::convert(const TensorSharding &s, OpId at) {
     mesh = &it->second;
   }
   std::string why;
-  std::string g = gspmdSharding(s, *mesh, &why);
+  GspmdOptions gopts;
+  gopts.v3 = opts_.v3;
+  gopts.manualAxes = manualAxesAround(scope);
+  std::string g = gspmdSharding(s, *mesh, &why, gopts);
   if (g.empty()) fail(at, s.str() + " has no GSPMD form: " + why);
   return g;
 }
@@ -65,7 +83,7 @@ bool Exporter::convertFunction(OpId func) {
   for (size_t i = 0; i < f.args().size(); ++i) {
     AttrId a = f.argAttr(i, "sdy.sharding");
     if (a == kNoAttr || m_.attrs.kind(a) != AttrKind::Sharding) continue;
-    std::string g = convert(*m_.attrs.get(a).sharding, func);
+    std::string g = convert(*m_.attrs.get(a).sharding, func, kNone);
     if (g.empty()) return false;
     f.setArgAttr(i, "mhlo.sharding", stringAttr(g));
     if (!opts_.keepSdy) f.removeArgAttr(i, "sdy.sharding");
@@ -73,7 +91,7 @@ bool Exporter::convertFunction(OpId func) {
   for (size_t i = 0; i < f.numResults(); ++i) {
     AttrId a = f.resultAttr(i, "sdy.sharding");
     if (a == kNoAttr || m_.attrs.kind(a) != AttrKind::Sharding) continue;
-    std::string g = convert(*m_.attrs.get(a).sharding, func);
+    std::string g = convert(*m_.attrs.get(a).sharding, func, kNone);
     if (g.empty()) return false;
     f.setResultAttr(i, "mhlo.sharding", stringAttr(g));
     if (!opts_.keepSdy) f.removeResultAttr(i, "sdy.sharding");
@@ -96,7 +114,7 @@ bool Exporter::convertOp(OpId op) {
       fail(op, std::string(name) + " without a target sharding");
       return false;
     }
-    std::string g = convert(*m_.attrs.get(a).sharding, op);
+    std::string g = convert(*m_.attrs.get(a).sharding, op, op);
     if (g.empty()) return false;
     // The partitioner inserts the collectives itself; it only needs the
     // value copied into its new sharding.
@@ -114,13 +132,13 @@ bool Exporter::convertOp(OpId op) {
   const AttrStorage &s = m_.attrs.get(a);
   std::string g;
   if (s.kind == AttrKind::Sharding) {
-    g = convert(*s.sharding, op);
+    g = convert(*s.sharding, op, op);
     if (g.empty()) return false;
   } else if (s.kind == AttrKind::ShardingPerValue) {
     std::vector<std::string> parts;
     std::vector<TensorSharding> shardings = s.shardings;  // `s` may move as attrs are added
     for (const TensorSharding &t : shardings) {
-      parts.push_back(convert(t, op));
+      parts.push_back(convert(t, op, op));
       if (parts.back().empty()) return false;
     }
     g = parts.size() == 1 ? parts[0] : gspmdTuple(parts);

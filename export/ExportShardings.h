@@ -21,6 +21,7 @@ namespace autopart {
 
 struct ExportOptions {
   bool keepSdy = true;
+  bool v3 = false;  // HloSharding V3 strings (export/GspmdSharding.h)
 };
 
 // False with an error at the op in `diags` when a sharding names an unknown
