@@ -131,8 +131,16 @@ bool OpRewriter::beforeStrings() {
     } else if (name == "sdy.sharding_constraint") {
       AttrId s = m_.attr(op, "sharding");
       std::vector<NamedAttr> attrs = {{m_.names.get("call_target_name"), m_.attrs.string("Sharding")}};
-      if (s != kNoAttr && m_.attrs.kind(s) == AttrKind::Sharding)
-        attrs.push_back({m_.names.get("sdy.sharding"), m_.attrs.shardingPerValue({*m_.attrs.get(s).sharding})});
+      if (s != kNoAttr && m_.attrs.kind(s) == AttrKind::Sharding) {
+        const TensorSharding &t = *m_.attrs.get(s).sharding;
+        // Open dimensions stay open to the partitioner's propagation.
+        std::string open;
+        for (size_t d = 0; d < t.dims.size(); ++d)
+          if (!t.dims[d].closed) open += (open.empty() ? "" : ",") + std::to_string(d);
+        if (!open.empty())
+          attrs.push_back({m_.names.get("backend_config"), m_.attrs.string("unspecified_dims=[" + open + "]")});
+        attrs.push_back({m_.names.get("sdy.sharding"), m_.attrs.shardingPerValue({t})});
+      }
       replace(op, "stablehlo.custom_call", {m_.operand(op, 0)}, attrs);
     } else if (name == "sdy.manual_computation") {
       manualComputations_.push_back(op);

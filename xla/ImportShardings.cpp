@@ -249,15 +249,19 @@ PassRegistration reg("xla-sdy-import-shardings",
 }  // namespace
 
 std::optional<TensorSharding> shardyFromHlo(const HloSharding &h, size_t rank, const Mesh &mesh,
-                                            const std::string &meshName, std::string *error) {
+                                            const std::string &meshName, std::string *error,
+                                            std::vector<AxisRef> *manual) {
   TensorSharding t;
   t.meshName = meshName;
   switch (h.kind) {
   case HloSharding::Kind::Maximal:
     t.meshName = maximalMeshName(h.device);
     return t;
-  case HloSharding::Kind::Replicated:
   case HloSharding::Kind::Manual:
+    if (manual)
+      for (const MeshAxis &a : mesh.axes) manual->push_back({a.name});
+    return TensorSharding::closed(meshName, rank);
+  case HloSharding::Kind::Replicated:
     return TensorSharding::closed(meshName, rank);
   case HloSharding::Kind::Unknown:
     return TensorSharding::open(meshName, rank);
@@ -297,6 +301,7 @@ std::optional<TensorSharding> shardyFromHlo(const HloSharding &h, size_t rank, c
         // (`last_tile_dim_replicate`): implicit, not listed.
         if (type == "replicated" && h.subgroupTypes.size() > 1) into = &t.replicated;
         else if (type == "unreduced") into = &t.unreduced;
+        else if (type == "manual") into = manual;
       }
       if (into) into->insert(into->end(), refs.begin(), refs.end());
     }

@@ -38,7 +38,10 @@ bool importXlaShardings(Module &m, const XlaImportOptions &opts, Diagnostics &di
 // The Shardy form of one parsed non-tuple sharding of a rank-`rank` value on
 // `mesh` (named `meshName`; its device_ids, when given, place each device on
 // it). Maximal shardings name `single_device_<id>`. nullopt with `error`.
+// `manual`, when given, receives the axes of a manual subgroup (every axis
+// for `{manual}`).
 std::optional<TensorSharding> shardyFromHlo(const HloSharding &h, size_t rank, const Mesh &mesh,
-                                            const std::string &meshName, std::string *error);
+                                            const std::string &meshName, std::string *error,
+                                            std::vector<AxisRef> *manual = nullptr);
 
 }  // namespace autopart
