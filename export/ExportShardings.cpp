@@ -83,6 +83,7 @@ bool Exporter::convertFunction(OpId func) {
   for (size_t i = 0; i < f.args().size(); ++i) {
     AttrId a = f.argAttr(i, "sdy.sharding");
     if (a == kNoAttr || m_.attrs.kind(a) != AttrKind::Sharding) continue;
+    if (opts_.onlyExisting && f.argAttr(i, "mhlo.sharding") == kNoAttr) continue;
     std::string g = convert(*m_.attrs.get(a).sharding, func, kNone);
     if (g.empty()) return false;
     f.setArgAttr(i, "mhlo.sharding", stringAttr(g));
@@ -91,6 +92,7 @@ bool Exporter::convertFunction(OpId func) {
   for (size_t i = 0; i < f.numResults(); ++i) {
     AttrId a = f.resultAttr(i, "sdy.sharding");
     if (a == kNoAttr || m_.attrs.kind(a) != AttrKind::Sharding) continue;
+    if (opts_.onlyExisting && f.resultAttr(i, "mhlo.sharding") == kNoAttr) continue;
     std::string g = convert(*m_.attrs.get(a).sharding, func, kNone);
     if (g.empty()) return false;
     f.setResultAttr(i, "mhlo.sharding", stringAttr(g));
@@ -129,6 +131,7 @@ bool Exporter::convertOp(OpId op) {
   }
   AttrId a = m_.attr(op, "sdy.sharding");
   if (a == kNoAttr) return true;
+  if (opts_.onlyExisting && !m_.hasAttr(op, "mhlo.sharding")) return true;
   const AttrStorage &s = m_.attrs.get(a);
   std::string g;
   if (s.kind == AttrKind::Sharding) {

@@ -13,6 +13,15 @@ namespace autopart {
 
 namespace {
 
+bool isCustomCall(const Module &m, OpId op, std::string_view target);
+
+// `@Sharding`, or the `mhlo.copy` XLA's export writes in its place around a
+// manual computation.
+bool isShardingMarker(const Module &m, OpId op) {
+  bool copy = op != kNone && m.isa(op, "mhlo.copy");
+  return copy || isCustomCall(m, op, "Sharding");
+}
+
 bool isCustomCall(const Module &m, OpId op, std::string_view target) {
   if (op == kNone || !m.isa(op, "stablehlo.custom_call")) return false;
   AttrId t = m.attr(op, "call_target_name");
@@ -102,7 +111,7 @@ bool Importer::shardMap(OpId call) {
     ValueId full = m_.operand(cut, 0);
     OpId constraint = m_.definingOp(full);
     const TensorSharding *s = nullptr;
-    if (isCustomCall(m_, constraint, "Sharding") && users(full, func).size() == 1) {
+    if (isShardingMarker(m_, constraint) && users(full, func).size() == 1) {
       s = opSharding(constraint);
       dead.push_back(constraint);
       full = m_.operand(constraint, 0);
@@ -131,7 +140,7 @@ bool Importer::shardMap(OpId call) {
     std::vector<OpId> u = users(m_.result(call, j), func);
     if (u.size() != 1) return true;  // not shard_map's pattern
     OpId next = u[0];
-    if (isCustomCall(m_, next, "Sharding")) {
+    if (isShardingMarker(m_, next)) {
       std::vector<OpId> u2 = users(m_.result(next), func);
       if (u2.size() != 1) return true;
       dead.push_back(next);
@@ -341,5 +350,28 @@ PassRegistration reg("xla-sdy-stablehlo-import-pipeline",
 }  // namespace
 
 bool importFromXla(Module &m, Diagnostics &diags) { return Importer(m, diags).run(); }
+
+bool isGspmdProgram(const Module &m) {
+  if (m.top == kNone) return false;
+  for (BlockId b : m.regions[m.region(m.top, 0)].blocks)
+    for (OpId op : m.blocks[b].ops)
+      if (m.isa(op, "sdy.mesh")) return false;
+  auto says = [&](AttrId a) {
+    if (a == kNoAttr || m.attrs.kind(a) != AttrKind::String) return false;
+    std::string text = unescapeString(m.attrs.stringValue(a));
+    return text != "{replicated}" && text != "{unknown}";
+  };
+  bool found = false;
+  for (OpId func : m.functions()) {
+    FuncView f{m, func};
+    for (size_t i = 0; i < f.args().size(); ++i) found |= says(f.argAttr(i, "mhlo.sharding"));
+    for (size_t i = 0; i < f.numResults(); ++i) found |= says(f.resultAttr(i, "mhlo.sharding"));
+    m.walk(func, [&](OpId op) {
+      found |= says(m.attr(op, "mhlo.sharding")) || isCustomCall(m, op, "Sharding") ||
+               isCustomCall(m, op, "SPMDFullToShardShape");
+    });
+  }
+  return found;
+}
 
 }  // namespace autopart

@@ -31,4 +31,10 @@ namespace autopart {
 // pieces disagree).
 bool importFromXla(Module &m, Diagnostics &diags);
 
+// Whether `m` is a GSPMD program whose shardings say something: no
+// `sdy.mesh`, and a `mhlo.sharding` other than `{replicated}` / `{unknown}`
+// or a `@Sharding` / `@SPMDFullToShardShape` custom call. A program whose
+// strings are all replicated (a one-device export) pins nothing.
+bool isGspmdProgram(const Module &m);
+
 }  // namespace autopart
