@@ -245,7 +245,10 @@ TEST(XlaRoundTrip, SharedModelPlansExportThenImport) {
     PlanRequest r;
     r.program = {readAll(p), p.string()};
     r.mesh = "data=4,model=2";
-    r.tactics = "fsdp:data,megatron:model";
+    r.tactics = "auto";
+    r.autoBudget.iterations = 50;  // a plan to compare, not the best one
+    r.autoBudget.seconds = 5;
+    r.autoBudget.threads = 1;
     Diagnostics diags;
     PlanResult plan = planProgram(r, diags);
     ASSERT_TRUE(plan.ok) << p << diags.errorText();
