@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "asm/Parser.h"
 #include "ir/Clone.h"
 #include "ir/Pass.h"
 #include "ir/ValueSharding.h"
@@ -63,6 +64,13 @@ private:
   void tupleCustomCalls();
   void constants();
   void whileFreeVariables();
+  bool frontendAttributes();
+  // The attribute `text` (`#sdy.sharding<...>`, `#sdy.mesh<...>`) read by
+  // the parser in a scratch module, copied into this one; kNoAttr when it
+  // does not parse.
+  AttrId parseAttr(const std::string &text, OpId at);
+  // Removes `key` from the op's (or function entry's) frontend attributes.
+  AttrId withoutKey(AttrId dict, std::string_view key);
 
   Module &m_;
   Diagnostics &diags_;
@@ -321,6 +329,113 @@ void Importer::whileFreeVariables() {
   }
 }
 
+AttrId Importer::parseAttr(const std::string &text, OpId at) {
+  ParseError err;
+  std::unique_ptr<Module> scratch = parseModule("func.func @scratch() attributes {x = " + text + "} {\n  return\n}\n",
+                                                "frontend attribute", &err);
+  AttrId a = scratch ? scratch->attr(scratch->functions()[0], "x") : kNoAttr;
+  if (a == kNoAttr) {
+    diags_.error(m_, at, "Shardy frontend attribute does not parse: " + text);
+    return kNoAttr;
+  }
+  const AttrStorage &st = scratch->attrs.get(a);
+  if (st.kind == AttrKind::Sharding) return m_.attrs.sharding(*st.sharding);
+  if (st.kind == AttrKind::ShardingPerValue) return m_.attrs.shardingPerValue(st.shardings);
+  if (st.kind == AttrKind::Mesh) return m_.attrs.mesh(*st.mesh);
+  diags_.error(m_, at, "Shardy frontend attribute is no sharding or mesh: " + text);
+  return kNoAttr;
+}
+
+AttrId Importer::withoutKey(AttrId dict, std::string_view key) {
+  const AttrStorage &st = m_.attrs.get(dict);
+  std::vector<std::pair<NameId, AttrId>> kept;
+  for (size_t i = 0; i < st.keys.size(); ++i)
+    if (m_.names.str(st.keys[i]) != key) kept.push_back({st.keys[i], st.elems[i]});
+  return kept.empty() ? kNoAttr : m_.attrs.dict(std::move(kept));
+}
+
+// Shardy's own attributes carried as strings in `mhlo.frontend_attributes`
+// (XLA's round-trip form): `xla.sdy.meshes` on the module, and
+// `xla.sdy.sharding` on arguments, results and ops.
+bool Importer::frontendAttributes() {
+  auto stringField = [&](AttrId dict, std::string_view key) -> std::optional<std::string> {
+    if (dict == kNoAttr || m_.attrs.kind(dict) != AttrKind::Dict) return std::nullopt;
+    AttrId v = m_.attrs.field(dict, key);
+    if (v == kNoAttr || m_.attrs.kind(v) != AttrKind::String) return std::nullopt;
+    return unescapeString(m_.attrs.stringValue(v));
+  };
+  AttrId moduleAttrs = m_.attr(m_.top, "mhlo.frontend_attributes");
+  if (std::optional<std::string> meshes = stringField(moduleAttrs, "xla.sdy.meshes")) {
+    // `{name = #sdy.mesh<...>, ...}`: split at the top-level commas.
+    std::string body = *meshes;
+    if (body.size() >= 2 && body.front() == '{') body = body.substr(1, body.size() - 2);
+    std::vector<std::string> entries;
+    int depth = 0;
+    std::string cur;
+    for (char c : body) {
+      if (c == '<' || c == '[' || c == '{') ++depth;
+      if (c == '>' || c == ']' || c == '}') --depth;
+      if (c == ',' && depth == 0) {
+        entries.push_back(cur);
+        cur.clear();
+        continue;
+      }
+      cur += c;
+    }
+    if (!cur.empty()) entries.push_back(cur);
+    BlockId top = m_.regions[m_.region(m_.top, 0)].blocks[0];
+    OpId first = m_.blocks[top].ops.empty() ? kNone : m_.blocks[top].ops.front();
+    for (const std::string &e : entries) {
+      size_t eq = e.find('=');
+      if (eq == std::string::npos) continue;
+      std::string name = e.substr(0, eq);
+      name.erase(std::remove(name.begin(), name.end(), ' '), name.end());
+      AttrId mesh = parseAttr(e.substr(eq + 1), m_.top);
+      if (mesh == kNoAttr) return false;
+      OpId op = m_.createOp("sdy.mesh", {}, {}, {{m_.names.get("sym_name"), m_.attrs.string(name)}, {m_.names.get("mesh"), mesh}});
+      m_.insertOp(top, op, first);
+    }
+    AttrId rest = withoutKey(moduleAttrs, "xla.sdy.meshes");
+    if (rest == kNoAttr) m_.removeAttr(m_.top, "mhlo.frontend_attributes");
+    else m_.setAttr(m_.top, "mhlo.frontend_attributes", rest);
+  }
+  for (OpId func : m_.functions()) {
+    MutableFuncView f{m_, func};
+    for (int results = 0; results < 2; ++results) {
+      size_t n = results ? f.numResults() : f.args().size();
+      for (size_t i = 0; i < n; ++i) {
+        AttrId fa = results ? f.resultAttr(i, "mhlo.frontend_attributes") : f.argAttr(i, "mhlo.frontend_attributes");
+        std::optional<std::string> text = stringField(fa, "xla.sdy.sharding");
+        if (!text) continue;
+        AttrId s = parseAttr(*text, func);
+        if (s == kNoAttr) return false;
+        AttrId rest = withoutKey(fa, "xla.sdy.sharding");
+        if (results) {
+          f.setResultAttr(i, "sdy.sharding", s);
+          if (rest == kNoAttr) f.removeResultAttr(i, "mhlo.frontend_attributes");
+          else f.setResultAttr(i, "mhlo.frontend_attributes", rest);
+        } else {
+          f.setArgAttr(i, "sdy.sharding", s);
+          if (rest == kNoAttr) f.removeArgAttr(i, "mhlo.frontend_attributes");
+          else f.setArgAttr(i, "mhlo.frontend_attributes", rest);
+        }
+      }
+    }
+  }
+  for (OpId op : allOps()) {
+    AttrId fa = m_.attr(op, "mhlo.frontend_attributes");
+    std::optional<std::string> text = stringField(fa, "xla.sdy.sharding");
+    if (!text) continue;
+    AttrId s = parseAttr(*text, op);
+    if (s == kNoAttr) return false;
+    m_.setAttr(op, "sdy.sharding", s);
+    AttrId rest = withoutKey(fa, "xla.sdy.sharding");
+    if (rest == kNoAttr) m_.removeAttr(op, "mhlo.frontend_attributes");
+    else m_.setAttr(op, "mhlo.frontend_attributes", rest);
+  }
+  return true;
+}
+
 bool Importer::run() {
   if (m_.top == kNone) return true;
   for (OpId op : allOps())
@@ -333,7 +448,7 @@ bool Importer::run() {
       }
   XlaImportOptions opts;
   opts.axisPrefix = "axis_";
-  if (!importXlaShardings(m_, opts, diags_) || !shardMaps()) return false;
+  if (!frontendAttributes() || !importXlaShardings(m_, opts, diags_) || !shardMaps()) return false;
   constraints();
   shardingGroups();
   tupleCustomCalls();
@@ -361,7 +476,8 @@ bool isGspmdProgram(const Module &m) {
     std::string text = unescapeString(m.attrs.stringValue(a));
     return text != "{replicated}" && text != "{unknown}";
   };
-  bool found = false;
+  AttrId fa = m.attr(m.top, "mhlo.frontend_attributes");
+  bool found = fa != kNoAttr && m.attrs.kind(fa) == AttrKind::Dict && m.attrs.field(fa, "xla.sdy.meshes") != kNoAttr;
   for (OpId func : m.functions()) {
     FuncView f{m, func};
     for (size_t i = 0; i < f.args().size(); ++i) found |= says(f.argAttr(i, "mhlo.sharding"));

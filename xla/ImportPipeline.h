@@ -18,6 +18,9 @@
 //   - `@xla.sdy.ShardingGroup` custom calls -> `sdy.sharding_group`;
 //   - custom calls on `stablehlo.tuple` operands / with a tuple result read
 //     by `get_tuple_element` -> one operand / result per element;
+//   - Shardy attributes XLA carried as strings in `mhlo.frontend_attributes`
+//     (`xla.sdy.meshes` on the module, `xla.sdy.sharding` on values) ->
+//     `sdy.mesh` ops and `sdy.sharding` attributes;
 //   - `stablehlo.constant` -> `sdy.constant`;
 //   - values a while loop uses from outside that have a sharding -> an open
 //     `sdy.sharding_constraint` before the loop (constants excepted).
@@ -33,7 +36,8 @@ bool importFromXla(Module &m, Diagnostics &diags);
 
 // Whether `m` is a GSPMD program whose shardings say something: no
 // `sdy.mesh`, and a `mhlo.sharding` other than `{replicated}` / `{unknown}`
-// or a `@Sharding` / `@SPMDFullToShardShape` custom call. A program whose
+// or a `@Sharding` / `@SPMDFullToShardShape` custom call or Shardy meshes in
+// its frontend attributes. A program whose
 // strings are all replicated (a one-device export) pins nothing.
 bool isGspmdProgram(const Module &m);
 

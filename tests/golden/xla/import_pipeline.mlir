@@ -118,3 +118,21 @@ func.func @sharding_group_custom_call(%arg0: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.custom_call @xla.sdy.ShardingGroup(%arg0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.sharding_group_id = "7 : i64"}} : (tensor<4xf32>) -> tuple<>
   return %arg0 : tensor<4xf32>
 }
+
+// -----
+
+// Shardy attributes XLA carried in frontend attributes become Shardy again.
+
+// CHECK: module @frontend_attributes_read_back {
+// CHECK-NEXT: sdy.mesh @mesh = <["a"=2, "b"=4]>
+// CHECK-LABEL: func @shardy_frontend_attributes(
+// CHECK-SAME: %arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b"}, {}]>}
+// CHECK-SAME: -> (tensor<8x8xf32> {mhlo.frontend_attributes = {other = "kept"}, sdy.sharding = #sdy.sharding<@mesh, [{}, {"a"}]>})
+// CHECK-NEXT: stablehlo.abs %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", "b"}, {}]>]>}
+module @frontend_attributes_read_back attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22a\22=2, \22b\22=4]>}"}} {
+  func.func @shardy_frontend_attributes(%arg0: tensor<8x8xf32> {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{\22b\22}, {}]>"}})
+      -> (tensor<8x8xf32> {mhlo.frontend_attributes = {other = "kept", xla.sdy.sharding = "#sdy.sharding<@mesh, [{}, {\22a\22}]>"}}) {
+    %0 = stablehlo.abs %arg0 {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{\22a\22, \22b\22}, {}]>]>"}} : tensor<8x8xf32>
+    return %0 : tensor<8x8xf32>
+  }
+}
