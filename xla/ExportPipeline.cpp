@@ -64,6 +64,13 @@ private:
   std::string gspmd(const TensorSharding &s, const std::vector<std::string> &manual, OpId at);
   AttrId stringAttr(const std::string &g) { return m_.attrs.string(escapeGspmd(g)); }
   bool outline(OpId mc);
+  bool isHostCallback(OpId op) const {
+    AttrId t = m_.attr(op, "call_target_name");
+    if (t == kNoAttr) return false;
+    std::string_view target = m_.attrs.stringValue(t);
+    return target.find("python") != std::string_view::npos && target.ends_with("callback");
+  }
+  void tupleCallbackResult(OpId op);
   void moveIntoCustomCallAttributes(OpId op);
 
   Module &m_;
@@ -157,6 +164,8 @@ bool OpRewriter::beforeStrings() {
         per.push_back(TensorSharding::closed(mesh, m_.types.isTensor(t) ? size_t(m_.types.rank(t)) : 0));
       }
       m_.setAttr(op, "sdy.sharding", m_.attrs.shardingPerValue(std::move(per)));
+    } else if (name == "stablehlo.custom_call" && isHostCallback(op)) {
+      tupleCallbackResult(op);
     } else if (name == "stablehlo.while" && !m_.hasAttr(op, "sdy.sharding")) {
       TensorSharding replicated;
       replicated.inlineMesh = Mesh{};
@@ -164,6 +173,35 @@ bool OpRewriter::beforeStrings() {
     }
   }
   return true;
+}
+
+// A host callback's single result is returned in a tuple, as XLA's
+// partitioner expects of callbacks; the sharding moves to the element.
+//
+//   %r = stablehlo.custom_call @xla_python_cpu_callback(%c, %x) {sdy.sharding = S} : (...) -> tensor<2xf64>
+//   ->
+//   %t = stablehlo.custom_call @xla_python_cpu_callback(%c, %x) : (...) -> tuple<tensor<2xf64>>
+//   %r = stablehlo.get_tuple_element %t[0] {sdy.sharding = S} : (tuple<tensor<2xf64>>) -> tensor<2xf64>
+void OpRewriter::tupleCallbackResult(OpId op) {
+  if (m_.numResults(op) != 1 || !m_.types.isTensor(m_.type(m_.result(op)))) return;
+  TypeId element = m_.type(m_.result(op));
+  std::vector<NamedAttr> attrs;
+  AttrId sharding = kNoAttr;
+  for (const NamedAttr &a : m_.attributes(op)) {
+    if (m_.names.str(a.name) == "sdy.sharding") sharding = a.value;
+    else attrs.push_back(a);
+  }
+  std::vector<ValueId> operands(m_.operands(op).begin(), m_.operands(op).end());
+  OpId call = m_.createOp("stablehlo.custom_call", operands, {m_.types.tuple({element})}, attrs);
+  m_.ops[call].loc = m_.ops[op].loc;
+  m_.ops[call].srcOffset = m_.ops[op].srcOffset;
+  m_.insertOp(m_.ops[op].parent, call, op);
+  std::vector<NamedAttr> getAttrs = {{m_.names.get("index"), m_.attrs.integer(0, m_.types.scalar("i32"))}};
+  if (sharding != kNoAttr) getAttrs.push_back({m_.names.get("sdy.sharding"), sharding});
+  OpId get = m_.createOp("stablehlo.get_tuple_element", {m_.result(call)}, {element}, getAttrs);
+  m_.insertOp(m_.ops[op].parent, get, op);
+  m_.replaceAllUsesWith(m_.result(op), m_.result(get), m_.enclosingFunc(op));
+  m_.eraseOp(op);
 }
 
 // A manual computation as XLA's partitioner reads one: each operand copied

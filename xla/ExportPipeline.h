@@ -14,8 +14,9 @@
 // `sdy.propagation_barrier` dropped, while loops without a sharding marked
 // replicated, manual computations as `@SPMDFullToShardShape` / a call of
 // their outlined body / `@SPMDShardToFullShape` (shardings inside carry the
-// manual axes), and the sharding of `@mhlo.*` custom calls moved into their
-// `mhlo.attributes`. `enable-hlo-sharding-v3=true` writes V3 strings
+// manual axes), the result of a host callback wrapped in a tuple read by
+// `get_tuple_element`, and the sharding of `@mhlo.*` custom calls moved into
+// their `mhlo.attributes`. `enable-hlo-sharding-v3=true` writes V3 strings
 // (export/GspmdSharding.h).
 #pragma once
 

@@ -111,6 +111,18 @@ func.func @while_without_sharding_replicated(%arg0: tensor<4xf32>) -> tensor<4xf
   return %1#0 : tensor<4xf32>
 }
 
+// CHECK-LABEL: func @host_callback_result_in_tuple(
+// CHECK-NEXT: %[[C:.*]] = stablehlo.constant dense<42> : tensor<i64>
+// CHECK-NEXT: %[[T:.*]] = stablehlo.custom_call @xla_python_cpu_callback(%[[C]], %arg0) {api_version = 2 : i32, backend_config = "42"} : (tensor<i64>, tensor<4xf32>) -> tuple<tensor<4xf32>>
+// CHECK-V2-NEXT: %[[R:.*]] = stablehlo.get_tuple_element %[[T]][0] {mhlo.sharding = "{replicated}"} : (tuple<tensor<4xf32>>) -> tensor<4xf32>
+// CHECK-V3-NEXT: %[[R:.*]] = stablehlo.get_tuple_element %[[T]][0] {mhlo.sharding = "{mesh[], [{}]}"} : (tuple<tensor<4xf32>>) -> tensor<4xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @host_callback_result_in_tuple(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %c = stablehlo.constant dense<42> : tensor<i64>
+  %0 = stablehlo.custom_call @xla_python_cpu_callback(%c, %arg0) {api_version = 2 : i32, backend_config = "42", sdy.sharding = #sdy.sharding_per_value<[<@empty, [{}]>]>} : (tensor<i64>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
 // A manual computation: copy into the in-sharding, cut, call the outlined
 // body (its shardings carry the manual axis x), copy, grow back. y stays
 // free inside.
@@ -143,3 +155,4 @@ func.func @manual_computation_as_shard_map(%arg0: tensor<16x4xf32>) -> tensor<16
 // CHECK-V3-NEXT: %[[A:.*]] = stablehlo.abs %arg0 {mhlo.sharding = "{mesh['x'=4,'y'=2], [{'y'}, {}], manual={'x'}}"}
 // CHECK-V3-NEXT: %[[N:.*]] = stablehlo.negate %[[A]] {mhlo.sharding = "{mesh['x'=4,'y'=2], [{}, {}], manual={'x'}}"}
 // CHECK-NEXT: return %[[N]]
+
