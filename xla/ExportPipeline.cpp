@@ -71,6 +71,7 @@ private:
     return target.find("python") != std::string_view::npos && target.ends_with("callback");
   }
   void tupleCallbackResult(OpId op);
+  bool moduleShardings();
   void moveIntoCustomCallAttributes(OpId op);
 
   Module &m_;
@@ -326,7 +327,36 @@ void OpRewriter::moveIntoCustomCallAttributes(OpId op) {
   m_.removeAttr(op, "mhlo.sharding");
 }
 
+// The entry computation's shardings XLA keeps on the module
+// (`sdy.parameters_shardings` / `sdy.output_shardings`, inline meshes) as
+// `mhlo.spmd_parameters_shardings` (one string each) and
+// `mhlo.spmd_output_sharding` (a tuple when there are several).
+bool OpRewriter::moduleShardings() {
+  for (int output = 0; output < 2; ++output) {
+    std::string_view from = output ? "sdy.output_shardings" : "sdy.parameters_shardings";
+    AttrId a = m_.attr(m_.top, from);
+    if (a == kNoAttr || m_.attrs.kind(a) != AttrKind::ShardingPerValue) continue;
+    std::vector<TensorSharding> list = m_.attrs.get(a).shardings;
+    std::vector<std::string> strings;
+    for (const TensorSharding &t : list) {
+      strings.push_back(gspmd(t, {}, m_.top));
+      if (strings.back().empty()) return false;
+    }
+    if (output) {
+      std::string g = strings.size() == 1 ? strings[0] : gspmdTuple(strings);
+      m_.setAttr(m_.top, "mhlo.spmd_output_sharding", stringAttr(g));
+    } else {
+      std::vector<AttrId> elems;
+      for (const std::string &g : strings) elems.push_back(stringAttr(g));
+      m_.setAttr(m_.top, "mhlo.spmd_parameters_shardings", m_.attrs.array(elems));
+    }
+    m_.removeAttr(m_.top, from);
+  }
+  return true;
+}
+
 bool OpRewriter::afterStrings() {
+  if (!moduleShardings()) return false;
   // Innermost first, so that an outer body is outlined with its nested
   // computations already cut.
   for (size_t k = manualComputations_.size(); k-- > 0;)

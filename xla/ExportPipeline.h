@@ -16,7 +16,10 @@
 // their outlined body / `@SPMDShardToFullShape` (shardings inside carry the
 // manual axes), the result of a host callback wrapped in a tuple read by
 // `get_tuple_element`, and the sharding of `@mhlo.*` custom calls moved into
-// their `mhlo.attributes`. `enable-hlo-sharding-v3=true` writes V3 strings
+// their `mhlo.attributes`; the module's entry shardings
+// (`sdy.parameters_shardings` / `sdy.output_shardings`) become
+// `mhlo.spmd_parameters_shardings` / `mhlo.spmd_output_sharding`.
+// `enable-hlo-sharding-v3=true` writes V3 strings
 // (export/GspmdSharding.h).
 #pragma once
 
