@@ -21,6 +21,25 @@ public:
           meshOps_.push_back(op);
         }
       }
+    // A function called inside a manual computation runs in its manual
+    // context (and so do the functions it calls): its shardings carry the
+    // manual axes too, as XLA writes them.
+    std::vector<OpId> calls;
+    for (OpId func : m.functions())
+      m.walk(func, [&](OpId op) {
+        if (m.isa(op, "func.call")) calls.push_back(op);
+      });
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (OpId call : calls) {
+        OpId callee = m.lookupFunc(m.attr(call, "callee"));
+        if (callee == kNone || funcManual_.count(callee)) continue;
+        std::vector<std::string> axes = manualAxesAround(call);
+        if (axes.empty()) continue;
+        funcManual_[callee] = std::move(axes);
+        changed = true;
+      }
+    }
   }
 
   bool run(Diagnostics &diags);
@@ -28,8 +47,8 @@ public:
 private:
   // The GSPMD string of `s`, or empty after fail().
   std::string convert(const TensorSharding &s, OpId at, OpId scope);
-  // The manual axes of the manual computations around `op` (inclusive when
-  // `op` is a function: none).
+  // The manual axes of the manual computations around `op` (not `op`
+  // itself), and those its function is called under.
   std::vector<std::string> manualAxesAround(OpId op) const;
   AttrId stringAttr(const std::string &g) { return m_.attrs.string(escapeGspmd(g)); }
   bool convertFunction(OpId func);
@@ -39,6 +58,7 @@ private:
   ExportOptions opts_;
   std::map<std::string, Mesh> meshes_;
   std::vector<OpId> meshOps_;
+  std::map<OpId, std::vector<std::string>> funcManual_;
   void fail(OpId op, std::string message) {
     failedAt_ = op;
     failure_ = std::move(message);
@@ -49,13 +69,15 @@ private:
 
 std::vector<std::string> Exporter::manualAxesAround(OpId op) const {
   std::vector<std::string> axes;
-  for (OpId p = op == kNone || m_.isa(op, "func.func") ? kNone : m_.parentOp(op); p != kNone && !m_.isa(p, "func.func");
-       p = m_.parentOp(p)) {
-    if (!m_.isa(p, "sdy.manual_computation")) continue;
+  OpId p = op;
+  for (; p != kNone && !m_.isa(p, "func.func"); p = m_.parentOp(p)) {
+    if (p == op || !m_.isa(p, "sdy.manual_computation")) continue;
     AttrId list = m_.attr(p, "manual_axes");
     if (list == kNoAttr) continue;
     for (AttrId a : m_.attrs.get(list).elems) axes.emplace_back(m_.attrs.stringValue(a));
   }
+  if (auto it = funcManual_.find(p); p != kNone && it != funcManual_.end())
+    axes.insert(axes.end(), it->second.begin(), it->second.end());
   return axes;
 }
 
@@ -84,7 +106,7 @@ bool Exporter::convertFunction(OpId func) {
     AttrId a = f.argAttr(i, "sdy.sharding");
     if (a == kNoAttr || m_.attrs.kind(a) != AttrKind::Sharding) continue;
     if (opts_.onlyExisting && f.argAttr(i, "mhlo.sharding") == kNoAttr) continue;
-    std::string g = convert(*m_.attrs.get(a).sharding, func, kNone);
+    std::string g = convert(*m_.attrs.get(a).sharding, func, func);
     if (g.empty()) return false;
     f.setArgAttr(i, "mhlo.sharding", stringAttr(g));
     if (!opts_.keepSdy) f.removeArgAttr(i, "sdy.sharding");
@@ -93,7 +115,7 @@ bool Exporter::convertFunction(OpId func) {
     AttrId a = f.resultAttr(i, "sdy.sharding");
     if (a == kNoAttr || m_.attrs.kind(a) != AttrKind::Sharding) continue;
     if (opts_.onlyExisting && f.resultAttr(i, "mhlo.sharding") == kNoAttr) continue;
-    std::string g = convert(*m_.attrs.get(a).sharding, func, kNone);
+    std::string g = convert(*m_.attrs.get(a).sharding, func, func);
     if (g.empty()) return false;
     f.setResultAttr(i, "mhlo.sharding", stringAttr(g));
     if (!opts_.keepSdy) f.removeResultAttr(i, "sdy.sharding");
