@@ -11,6 +11,7 @@
 #include "export/PartitionSpecs.h"
 #include "export/PinPlan.h"
 #include "export/PreserveText.h"
+#include "xla/ImportPipeline.h"
 #include "levers/Levers.h"
 #include "search/AutoTactic.h"
 #include "sim/Hardware.h"
@@ -25,6 +26,12 @@ PlanResult planProgram(const PlanRequest &request, Diagnostics &diags) {
   PlanResult r;
   std::unique_ptr<Module> m = parseVerifiedProgram(request.program, diags);
   if (!m) return r;
+  // A GSPMD program (`jax.jit(...).lower()`) is read as XLA reads it into
+  // Shardy; its shardings then constrain the plan like any input sharding.
+  if (isGspmdProgram(*m)) {
+    if (!importFromXla(*m, diags)) return r;
+    r.notes.push_back({"read the GSPMD shardings as -xla-sdy-stablehlo-import-pipeline does", std::nullopt});
+  }
   std::string meshName;
   std::optional<Mesh> mesh = resolveMesh(*m, request.mesh, diags, &meshName);
   if (!mesh) return r;
@@ -82,7 +89,11 @@ PlanResult planProgram(const PlanRequest &request, Diagnostics &diags) {
     r.notes.push_back({"pinned " + std::to_string(pins.pinned) +
                            " op(s) the plan keeps replicated against XLA's propagation",
                        std::nullopt});
-  if (request.gspmd && !exportGspmdShardings(*m, ExportOptions{}, diags)) return r;
+  // The strings come from the writer of -xla-sdy-stablehlo-export-pipeline;
+  // without --gspmd only those the input had are kept in step with the plan.
+  ExportOptions exportOpts;
+  exportOpts.onlyExisting = !request.gspmd;
+  if (!exportGspmdShardings(*m, exportOpts, diags)) return r;
   std::string note;
   r.text = plannedModuleText(*m, request.reprint || levers.config.any(), &note);
   if (!note.empty()) r.notes.push_back({note, std::nullopt});

@@ -7,6 +7,7 @@
 #include "sim/ShardingMap.h"
 #include "verify/DeviceCount.h"
 #include "verify/Verifier.h"
+#include "xla/ImportPipeline.h"
 
 namespace autopart {
 
@@ -130,6 +131,9 @@ bool seedInputShardings(const Module &m, OpId func, bool propagate, ShardingVect
     diags.error(perr.full);
     return false;
   }
+  // The copy is read as the planned module was (api/Plan.cpp): a GSPMD
+  // program through XLA's import, which numbers values the same way.
+  if (isGspmdProgram(*copy) && !importFromXla(*copy, diags)) return false;
   if (!completeShardingsAsXla(*copy, diags, stats)) return false;
   // Every value XLA's propagation reaches, not only the arguments: a tactic
   // that adds nothing to an argument still plans around the completed ops.

@@ -558,6 +558,8 @@ void printTrace(AsmPrinter &p, OpId op) {
 #define FUNCTIONAL(name) {"stablehlo." name, {parseFunctional, printFunctional}}
 
 const OpSyntaxEntry kEntries[] = {
+    // XLA's export writes its copies (the targets of reshards) in this form.
+    {"mhlo.copy", {parseSoart, printSoart}},
     SOART("abs"), SOART("add"), SOART("and"), SOART("atan2"), SOART("cbrt"), SOART("ceil"),
     SOART("clamp"), {"stablehlo.complex", {parseComplex, printComplex}}, SOART("convert"), SOART("cosine"),
     SOART("count_leading_zeros"), SOART("divide"), SOART("exponential"),

@@ -21,14 +21,36 @@ public:
           meshOps_.push_back(op);
         }
       }
+    // A function called inside a manual computation runs in its manual
+    // context (and so do the functions it calls): its shardings carry the
+    // manual axes too, as XLA writes them.
+    std::vector<OpId> calls;
+    for (OpId func : m.functions())
+      m.walk(func, [&](OpId op) {
+        if (m.isa(op, "func.call")) calls.push_back(op);
+      });
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (OpId call : calls) {
+        OpId callee = m.lookupFunc(m.attr(call, "callee"));
+        if (callee == kNone || funcManual_.count(callee)) continue;
+        std::vector<std::string> axes = manualAxesAround(call);
+        if (axes.empty()) continue;
+        funcManual_[callee] = std::move(axes);
+        changed = true;
+      }
+    }
   }
 
   bool run(Diagnostics &diags);
 
 private:
   // The GSPMD string of `s`, or empty after fail().
-  std::string convert(const TensorSharding &s, OpId at);
-  AttrId stringAttr(const std::string &g) { return m_.attrs.string(escapeString(g)); }
+  std::string convert(const TensorSharding &s, OpId at, OpId scope);
+  // The manual axes of the manual computations around `op` (not `op`
+  // itself), and those its function is called under.
+  std::vector<std::string> manualAxesAround(OpId op) const;
+  AttrId stringAttr(const std::string &g) { return m_.attrs.string(escapeGspmd(g)); }
   bool convertFunction(OpId func);
   bool convertOp(OpId op);
 
@@ -36,6 +58,7 @@ private:
   ExportOptions opts_;
   std::map<std::string, Mesh> meshes_;
   std::vector<OpId> meshOps_;
+  std::map<OpId, std::vector<std::string>> funcManual_;
   void fail(OpId op, std::string message) {
     failedAt_ = op;
     failure_ = std::move(message);
@@ -44,7 +67,21 @@ private:
   std::string failure_;
 };
 
-std::string Exporter::convert(const TensorSharding &s, OpId at) {
+std::vector<std::string> Exporter::manualAxesAround(OpId op) const {
+  std::vector<std::string> axes;
+  OpId p = op;
+  for (; p != kNone && !m_.isa(p, "func.func"); p = m_.parentOp(p)) {
+    if (p == op || !m_.isa(p, "sdy.manual_computation")) continue;
+    AttrId list = m_.attr(p, "manual_axes");
+    if (list == kNoAttr) continue;
+    for (AttrId a : m_.attrs.get(list).elems) axes.emplace_back(m_.attrs.stringValue(a));
+  }
+  if (auto it = funcManual_.find(p); p != kNone && it != funcManual_.end())
+    axes.insert(axes.end(), it->second.begin(), it->second.end());
+  return axes;
+}
+
+std::string Exporter::convert(const TensorSharding &s, OpId at, OpId scope) {
   const Mesh *mesh = s.inlineMesh ? &*s.inlineMesh : nullptr;
   if (!mesh) {
     auto it = meshes_.find(s.meshName);
@@ -55,7 +92,10 @@ std::string Exporter::convert(const TensorSharding &s, OpId at) {
     mesh = &it->second;
   }
   std::string why;
-  std::string g = gspmdSharding(s, *mesh, &why);
+  GspmdOptions gopts;
+  gopts.v3 = opts_.v3;
+  gopts.manualAxes = manualAxesAround(scope);
+  std::string g = gspmdSharding(s, *mesh, &why, gopts);
   if (g.empty()) fail(at, s.str() + " has no GSPMD form: " + why);
   return g;
 }
@@ -65,7 +105,8 @@ bool Exporter::convertFunction(OpId func) {
   for (size_t i = 0; i < f.args().size(); ++i) {
     AttrId a = f.argAttr(i, "sdy.sharding");
     if (a == kNoAttr || m_.attrs.kind(a) != AttrKind::Sharding) continue;
-    std::string g = convert(*m_.attrs.get(a).sharding, func);
+    if (opts_.onlyExisting && f.argAttr(i, "mhlo.sharding") == kNoAttr) continue;
+    std::string g = convert(*m_.attrs.get(a).sharding, func, func);
     if (g.empty()) return false;
     f.setArgAttr(i, "mhlo.sharding", stringAttr(g));
     if (!opts_.keepSdy) f.removeArgAttr(i, "sdy.sharding");
@@ -73,7 +114,8 @@ bool Exporter::convertFunction(OpId func) {
   for (size_t i = 0; i < f.numResults(); ++i) {
     AttrId a = f.resultAttr(i, "sdy.sharding");
     if (a == kNoAttr || m_.attrs.kind(a) != AttrKind::Sharding) continue;
-    std::string g = convert(*m_.attrs.get(a).sharding, func);
+    if (opts_.onlyExisting && f.resultAttr(i, "mhlo.sharding") == kNoAttr) continue;
+    std::string g = convert(*m_.attrs.get(a).sharding, func, func);
     if (g.empty()) return false;
     f.setResultAttr(i, "mhlo.sharding", stringAttr(g));
     if (!opts_.keepSdy) f.removeResultAttr(i, "sdy.sharding");
@@ -96,7 +138,7 @@ bool Exporter::convertOp(OpId op) {
       fail(op, std::string(name) + " without a target sharding");
       return false;
     }
-    std::string g = convert(*m_.attrs.get(a).sharding, op);
+    std::string g = convert(*m_.attrs.get(a).sharding, op, op);
     if (g.empty()) return false;
     // The partitioner inserts the collectives itself; it only needs the
     // value copied into its new sharding.
@@ -111,16 +153,17 @@ bool Exporter::convertOp(OpId op) {
   }
   AttrId a = m_.attr(op, "sdy.sharding");
   if (a == kNoAttr) return true;
+  if (opts_.onlyExisting && !m_.hasAttr(op, "mhlo.sharding")) return true;
   const AttrStorage &s = m_.attrs.get(a);
   std::string g;
   if (s.kind == AttrKind::Sharding) {
-    g = convert(*s.sharding, op);
+    g = convert(*s.sharding, op, op);
     if (g.empty()) return false;
   } else if (s.kind == AttrKind::ShardingPerValue) {
     std::vector<std::string> parts;
     std::vector<TensorSharding> shardings = s.shardings;  // `s` may move as attrs are added
     for (const TensorSharding &t : shardings) {
-      parts.push_back(convert(t, op));
+      parts.push_back(convert(t, op, op));
       if (parts.back().empty()) return false;
     }
     g = parts.size() == 1 ? parts[0] : gspmdTuple(parts);

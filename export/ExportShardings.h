@@ -21,6 +21,10 @@ namespace autopart {
 
 struct ExportOptions {
   bool keepSdy = true;
+  bool v3 = false;  // HloSharding V3 strings (export/GspmdSharding.h)
+  // Only rewrite the strings the module already has (a GSPMD input planned
+  // without --gspmd keeps its strings in step with the plan).
+  bool onlyExisting = false;
 };
 
 // False with an error at the op in `diags` when a sharding names an unknown

@@ -83,15 +83,62 @@ TEST(GspmdSharding, MaximalMesh) {
   EXPECT_EQ(gspmd(sharding({{}, {}}), mesh({}, {3})), "{maximal device=3}");
 }
 
-TEST(GspmdSharding, UnreducedAndInvalidAreErrors) {
-  TensorSharding s = sharding({{}, {}});
+TEST(GspmdSharding, UnreducedAxesAreASubgroupWithTheirReduction) {
+  // y = dim 0; x holds partial sums: a tile dimension of 8 typed unreduced.
+  TensorSharding s = sharding({{{"y"}}, {}});
   s.unreduced.push_back(AxisRef{"x"});
+  EXPECT_EQ(gspmd(s, kXY), "{devices=[4,1,8]<=[8,4]T(1,0) last_tile_dims={unreduced} "
+                           "metadata={op_type=\"sdy::reduction_op\" op_name=\"SUM\"}}");
+  // Unreduced over every device and nothing tiled: the bare form.
+  TensorSharding all = sharding({{}, {}});
+  all.unreduced = {AxisRef{"x"}, AxisRef{"y"}};
+  all.unreducedKind = "max";
+  EXPECT_EQ(gspmd(all, kXY), "{unreduced metadata={op_type=\"sdy::reduction_op\" op_name=\"MAX\"}}");
+}
+
+TEST(GspmdSharding, ManualAxesOfTheEnclosingComputation) {
+  GspmdOptions o;
+  o.manualAxes = {"x"};
   std::string err;
-  EXPECT_EQ(gspmdSharding(s, kXY, &err), "");
-  EXPECT_NE(err.find("unreduced"), std::string::npos);
-  err.clear();
+  // y on dim 0 inside a computation manual over x: tile [4,1] then 8 manual.
+  EXPECT_EQ(gspmdSharding(sharding({{{"y"}}, {}}), kXY, &err, o),
+            "{devices=[4,1,8]<=[8,4]T(1,0) last_tile_dims={manual}}");
+  o.manualAxes = {"x", "y"};
+  EXPECT_EQ(gspmdSharding(sharding({{}, {}}), kXY, &err, o), "{manual}");
+  EXPECT_TRUE(err.empty());
+}
+
+TEST(GspmdSharding, ReplicatedGroupsOfExplicitDevicesAreSorted) {
+  // Devices listed in reverse: the group of each x coordinate is {y=0,y=1}
+  // = {3,2} and {1,0}, written ascending as XLA canonicalises them.
+  EXPECT_EQ(gspmd(sharding({{{"x"}}, {}}), mesh({{"x", 2}, {"y", 2}}, {3, 2, 1, 0})),
+            "{devices=[2,1,2]2,3,0,1 last_tile_dim_replicate}");
+}
+
+TEST(GspmdSharding, V3SpellsTheShardyShardingWithItsMesh) {
+  GspmdOptions o;
+  o.v3 = true;
+  std::string err;
+  TensorSharding s = sharding({{{"y"}}, {sub("x", 2, 2)}});
+  s.dims[1].closed = false;
+  s.replicated = {sub("x", 1, 2)};
+  EXPECT_EQ(gspmdSharding(s, kXY, &err, o), "{mesh['x'=8,'y'=4], [{'y'}, {'x':(2)2, ?}], replicated={'x':(1)2}}");
+  EXPECT_EQ(gspmdSharding(sharding({{{"x"}}}), mesh({{"x", 2}}, {1, 0}), &err, o),
+            "{mesh['x'=2], device_ids=(1,0), [{'x'}]}");
+  EXPECT_EQ(gspmdSharding(sharding({}), mesh({}, {5}), &err, o), "{single_device[device_id=5]}");
+  EXPECT_EQ(gspmdSharding(sharding({}), kXY, &err, o), "{mesh['x'=8,'y'=4], replicated}");
+  EXPECT_TRUE(err.empty());
+}
+
+TEST(GspmdSharding, InvalidIsAnError) {
+  std::string err;
   EXPECT_EQ(gspmdSharding(sharding({{{"z"}}, {}}), kXY, &err), "");
   EXPECT_FALSE(err.empty());
+  err.clear();
+  GspmdOptions o;
+  o.manualAxes = {"w"};
+  EXPECT_EQ(gspmdSharding(sharding({{}, {}}), kXY, &err, o), "");
+  EXPECT_NE(err.find("manual axis"), std::string::npos);
 }
 
 TEST(GspmdSharding, TupleForSeveralResults) {

@@ -15,9 +15,9 @@ func.func @arguments_results_and_ops(%arg0: tensor<64x32xf32> {sdy.sharding = #s
     -> (tensor<64x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(2)4}, {}]>}) {
   // CHECK-NEXT: %0 = stablehlo.add %arg0, %arg1 {mhlo.sharding = "{devices=[32,1]<=[32]}"}
   %0 = stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", "y"}, {}]>]>} : tensor<64x32xf32>
-  // CHECK-NEXT: %1 = "mhlo.copy"(%0) {mhlo.sharding = "{replicated}"}
+  // CHECK-NEXT: %1 = mhlo.copy %0 {mhlo.sharding = "{replicated}"}
   %1 = sdy.reshard %0 <@mesh, [{}, {}]> : tensor<64x32xf32>
-  // CHECK-NEXT: %2 = "mhlo.copy"(%1) {mhlo.sharding = "{devices=[1,4,8]<=[8,4]T(1,0) last_tile_dim_replicate}"}
+  // CHECK-NEXT: %2 = mhlo.copy %1 {mhlo.sharding = "{devices=[1,4,8]<=[8,4]T(1,0) last_tile_dim_replicate}"}
   %2 = sdy.all_slice [{}, {"y"}] %1 out_sharding=<@mesh, [{}, {"y"}]> : tensor<64x32xf32>
   // CHECK-NEXT: return %2
   return %2 : tensor<64x32xf32>
