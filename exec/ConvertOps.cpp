@@ -117,10 +117,24 @@ void clampOp(Interpreter &I, OpId op) {
 
 void convertOp(Interpreter &I, OpId op) { I.setResult(op, 0, convertTensor(I.in(op, 0), I.resultDType(op))); }
 
+// i1 elements are single bits in a bitcast (element 0 the lowest bit).
+std::vector<unsigned char> bitsOfBools(const Tensor &x) {
+  std::vector<unsigned char> raw(size_t((x.numElements() + 7) / 8), 0);
+  for (int64_t i = 0; i < x.numElements(); ++i)
+    if (x.data<uint8_t>()[i]) raw[size_t(i / 8)] |= uint8_t(1u << (i % 8));
+  return raw;
+}
+
 void bitcastOp(Interpreter &I, OpId op) {
   const Tensor &x = I.in(op, 0);
   TensorPtr r = I.newResult(op);
-  std::vector<unsigned char> raw = packBits(x);
+  std::vector<unsigned char> raw = x.dtype.isBool() ? bitsOfBools(x) : packBits(x);
+  if (r->dtype.isBool()) {
+    if (raw.size() * 8 != size_t(r->numElements())) I.fail(op, "bitcast_convert between types of different sizes");
+    for (int64_t i = 0; i < r->numElements(); ++i) r->data<uint8_t>()[i] = (raw[size_t(i / 8)] >> (i % 8)) & 1;
+    I.setResult(op, 0, r);
+    return;
+  }
   if (raw.size() != size_t(r->numElements()) * packedElementBytes(r->dtype))
     I.fail(op, "bitcast_convert between types of different sizes");
   unpackBits(*r, raw.data(), raw.size());
@@ -186,7 +200,8 @@ void reducePrecisionOp(Interpreter &I, OpId op) {
   mapUnary(I, op, [&](auto x) {
     using T = decltype(x);
     if constexpr (kIsFloat<T>) {
-      if (std::isnan(x)) return x;
+      // With no mantissa bits a NaN has no payload left: it becomes infinity.
+      if (std::isnan(x)) return mbits ? x : T(std::signbit(x) ? -INFINITY : INFINITY);
       return T(f.round(double(x)));
     } else {
       throw Unsupported();

@@ -41,11 +41,11 @@ double parseReal(std::string_view leaf, const DType &d) {
   std::string s(leaf);
   if (s == "true") return 1;
   if (s == "false") return 0;
-  if (d.isFloat && (s.starts_with("0x") || s.starts_with("0X"))) {
-    // A float written as its bit pattern.
+  if ((d.isFloat || d.isComplex) && (s.starts_with("0x") || s.starts_with("0X"))) {
+    // A float (or a complex part) written as its bit pattern.
     uint64_t bits = std::strtoull(s.c_str() + 2, nullptr, 16);
     if (d.isNarrowFloat()) return d.format.decode(uint32_t(bits));
-    if (d.storage == Storage::F32) {
+    if (d.storage == Storage::F32 || d.storage == Storage::C64) {
       uint32_t b = uint32_t(bits);
       float f;
       std::memcpy(&f, &b, 4);

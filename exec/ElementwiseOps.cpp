@@ -38,7 +38,8 @@ template <typename T> using U = std::make_unsigned_t<T>;
   else { throw Unsupported(); return T{}; }
 
 UNARY(negate, if constexpr (kIsInt<T>) return T(U<T>(0) - U<T>(x)); else return T(-x);)
-UNARY(absOp,
+// abs of complex has a real result type: its own kernel.
+UNARY(absRealOp,
       if constexpr (kIsComplex<T>) { throw Unsupported(); return T{}; }
       else if constexpr (kIsFloat<T>) return std::fabs(x);
       else if constexpr (std::is_signed_v<T>) return x < 0 ? T(U<T>(0) - U<T>(x)) : x;
@@ -46,7 +47,9 @@ UNARY(absOp,
 UNARY(notOp, if constexpr (kIsInt<T>) return T(~x); else { throw Unsupported(); return T{}; })
 UNARY(sqrtOp, FLOAT_ONLY(std::sqrt(x)))
 UNARY(rsqrtOp, FLOAT_ONLY(T(1) / std::sqrt(x)))
-UNARY(cbrtOp, REAL_ONLY(std::cbrt(x)))
+UNARY(cbrtOp,
+      if constexpr (kIsComplex<T>) return std::pow(x, T(1.0 / 3.0));
+      else { REAL_ONLY(std::cbrt(x)) })
 UNARY(expOp, FLOAT_ONLY(std::exp(x)))
 UNARY(expm1Op, if constexpr (kIsComplex<T>) return std::exp(x) - T(1); else { REAL_ONLY(std::expm1(x)) })
 UNARY(logOp, FLOAT_ONLY(std::log(x)))
@@ -88,6 +91,18 @@ UNARY(clzOp,
         uint64_t v = uint64_t(U<T>(x)) & (d.bits >= 64 ? ~0ull : ((1ull << d.bits) - 1));
         return T(std::countl_zero(v) - (64 - d.bits));
       } else { throw Unsupported(); return T{}; })
+
+void absOp(Interpreter &I, OpId op) {
+  const Tensor &x = I.in(op, 0);
+  if (!x.dtype.isComplex) return absRealOp(I, op);
+  TensorPtr r = I.newResult(op);
+  for (int64_t i = 0; i < x.numElements(); ++i) {
+    double v = std::abs(getComplex(x, i));
+    if (r->dtype.storage == Storage::F32) r->data<float>()[i] = float(v);
+    else r->data<double>()[i] = v;
+  }
+  I.setResult(op, 0, r);
+}
 
 template <typename T> T intDiv(T a, T b) {
   if (b == 0) return T(-1);
