@@ -39,6 +39,11 @@ void convolutionOp(Interpreter &I, OpId op) {
   std::vector<int64_t> strides = I.ints(op, "window_strides"), lhsDil = I.ints(op, "lhs_dilation"),
                        rhsDil = I.ints(op, "rhs_dilation"), reversal = I.ints(op, "window_reversal");
   auto pads = I.pairs(op, "padding");
+  if (I.m.numOperands(op) == 3) {  // dynamic_conv: padding is an operand
+    std::vector<int64_t> flat = tensorInts(I.in(op, 2));
+    pads.clear();
+    for (size_t i = 0; i + 1 < flat.size(); i += 2) pads.push_back({flat[i], flat[i + 1]});
+  }
   strides.resize(S, 1), lhsDil.resize(S, 1), rhsDil.resize(S, 1), reversal.resize(S, 0), pads.resize(S, {0, 0});
   for (size_t s = 0; s < S; ++s) {
     if (strides[s] == 0) strides[s] = 1;
@@ -123,7 +128,7 @@ void convolutionOp(Interpreter &I, OpId op) {
   I.setResult(op, 0, permuteDims(out, inverse));
 }
 
-KernelRegistration regs[] = {{{"stablehlo.convolution"}, convolutionOp}};
+KernelRegistration regs[] = {{{"stablehlo.convolution", "stablehlo.dynamic_conv"}, convolutionOp}};
 
 }  // namespace
 }  // namespace autopart::exec

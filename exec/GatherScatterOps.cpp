@@ -55,7 +55,7 @@ void gatherOp(Interpreter &I, OpId op) {
                        startMap = field(I, dn, "start_index_map");
   AttrId ivdAttr = I.m.attrs.field(dn, "index_vector_dim");
   int64_t ivd = ivdAttr == kNoAttr ? 0 : I.m.attrs.get(ivdAttr).intValue;
-  std::vector<int64_t> sizes = I.ints(op, "slice_sizes");
+  std::vector<int64_t> sizes = I.m.numOperands(op) == 3 ? tensorInts(I.in(op, 2)) : I.ints(op, "slice_sizes");
   TensorPtr r = I.newResult(op);
   std::vector<int64_t> xs = stridesOf(x.shape), is = stridesOf(indices.shape), ri(r->rank(), 0);
   std::vector<int64_t> windowDims;  // operand dims that offset_dims walk
@@ -154,7 +154,7 @@ void scatterOp(Interpreter &I, OpId op) {
 }
 
 KernelRegistration regs[] = {
-    {{"stablehlo.gather"}, gatherOp},
+    {{"stablehlo.gather", "stablehlo.dynamic_gather"}, gatherOp},
     {{"stablehlo.scatter"}, scatterOp},
 };
 

@@ -38,6 +38,7 @@ struct CheckFailure {
 };
 
 class Interpreter;
+class CollectiveHub;
 using Kernel = void (*)(Interpreter &, OpId);
 
 struct KernelRegistration {
@@ -79,6 +80,13 @@ public:
   std::vector<CheckFailure> failures;
   // Seed of stablehlo.rng's and the run's random inputs.
   uint64_t seed = 0;
+
+  // This process of an `interpreter.run_parallel` grid (Collectives.cpp);
+  // a lone program is replica 0, partition 0 of a 1x1 grid without a hub.
+  int64_t replicaId = 0, partitionId = 0, numReplicas = 1, numPartitions = 1;
+  CollectiveHub *hub = nullptr;
+  // How many times each collective op ran here: rendezvous keys.
+  std::vector<uint32_t> invocations;
 
 private:
   void runOp(OpId op);

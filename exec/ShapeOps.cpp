@@ -26,7 +26,14 @@ void constantOp(Interpreter &I, OpId op) {
 
 void iotaOp(Interpreter &I, OpId op) {
   TensorPtr r = I.newResult(op);
-  int64_t dim = I.intAttr(op, "iota_dimension");
+  int64_t dim = I.intAttr(op, "iota_dimension", -1);
+  if (dim < 0) {  // dynamic_iota in its custom form: `%shape, dim = 0`
+    AttrId a = I.m.attr(op, "__custom_syntax");
+    std::string s = a == kNoAttr ? "" : unescapeString(I.m.attrs.stringValue(a));
+    size_t at = s.find("dim = ");
+    if (at == std::string::npos) I.fail(op, "iota without an iota_dimension");
+    dim = std::stoll(s.substr(at + 6));
+  }
   std::vector<int64_t> st = stridesOf(r->shape);
   int64_t n = r->numElements();
   visitStorage(r->dtype.storage, [&](auto tag) {
@@ -101,7 +108,9 @@ void padOp(Interpreter &I, OpId op) {
   size_t w = widthOf(x);
   int64_t n = r->numElements();
   for (int64_t i = 0; i < n; ++i) std::memcpy(r->bytes.data() + i * w, pv.bytes.data(), w);
-  std::vector<int64_t> lo = I.ints(op, "edge_padding_low"), in = I.ints(op, "interior_padding");
+  bool dynamic = I.m.numOperands(op) == 5;  // dynamic_pad: the paddings are operands
+  std::vector<int64_t> lo = dynamic ? tensorInts(I.in(op, 2)) : I.ints(op, "edge_padding_low"),
+                       in = dynamic ? tensorInts(I.in(op, 4)) : I.ints(op, "interior_padding");
   // Each source element lands at lo + i * (interior + 1); negative low
   // padding drops the leading elements, so the copy is clipped per dim.
   std::vector<int64_t> xs = stridesOf(x.shape), rs = stridesOf(r->shape);
@@ -200,13 +209,13 @@ void afterAllOp(Interpreter &I, OpId op) { I.setResult(op, 0, makeToken()); }
 
 KernelRegistration regs[] = {
     {{"stablehlo.constant"}, constantOp},
-    {{"stablehlo.iota"}, iotaOp},
-    {{"stablehlo.broadcast_in_dim"}, broadcastInDimOp},
-    {{"stablehlo.reshape"}, reshapeOp},
+    {{"stablehlo.iota", "stablehlo.dynamic_iota"}, iotaOp},
+    {{"stablehlo.broadcast_in_dim", "stablehlo.dynamic_broadcast_in_dim"}, broadcastInDimOp},
+    {{"stablehlo.reshape", "stablehlo.dynamic_reshape"}, reshapeOp},
     {{"stablehlo.transpose"}, transposeOp},
     {{"stablehlo.slice"}, sliceOp},
     {{"stablehlo.reverse"}, reverseOp},
-    {{"stablehlo.pad"}, padOp},
+    {{"stablehlo.pad", "stablehlo.dynamic_pad"}, padOp},
     {{"stablehlo.concatenate"}, concatenateOp},
     {{"stablehlo.dynamic_slice"}, dynamicSliceOp},
     {{"stablehlo.dynamic_update_slice"}, dynamicUpdateSliceOp},

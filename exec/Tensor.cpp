@@ -131,6 +131,12 @@ std::complex<double> getComplex(const Tensor &t, int64_t i) {
   });
 }
 
+std::vector<int64_t> tensorInts(const Tensor &t) {
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i < t.numElements(); ++i) v.push_back(getInt(t, i));
+  return v;
+}
+
 size_t packedElementBytes(const DType &d) {
   if (d.isNarrowFloat()) return size_t((d.bits + 7) / 8);
   return storageSize(d.storage);

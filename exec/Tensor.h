@@ -118,6 +118,9 @@ double getDouble(const Tensor &t, int64_t i);
 int64_t getInt(const Tensor &t, int64_t i);
 std::complex<double> getComplex(const Tensor &t, int64_t i);
 
+// Every element of an integer tensor as int64 (shape operands of dynamic ops).
+std::vector<int64_t> tensorInts(const Tensor &t);
+
 // Logical element bits of a tensor as little-endian bytes (f16 as its 16-bit
 // pattern, i1 as one byte), and back; for bitcast_convert and hex literals.
 std::vector<unsigned char> packBits(const Tensor &t);
