@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "exec/Elementwise.h"
+#include "exec/Strided.h"
 
 namespace autopart::exec {
 namespace {
@@ -75,7 +76,64 @@ void topKOp(Interpreter &I, OpId op) {
   I.setResult(op, 1, indices);
 }
 
+// Operand counts of chlo.scan's custom form `($0, $1) inits($2) dimension=0`.
+std::pair<uint32_t, uint32_t> scanArity(Interpreter &I, OpId op) {
+  AttrId a = I.m.attr(op, "__custom_syntax");
+  std::string s = a == kNoAttr ? "" : unescapeString(I.m.attrs.stringValue(a));
+  size_t inits = s.find("inits(");
+  if (inits == std::string::npos) I.fail(op, "cannot read chlo.scan's inputs and inits");
+  uint32_t nIn = uint32_t(std::count(s.begin(), s.begin() + ptrdiff_t(inits), '$'));
+  return {nIn, I.m.numOperands(op) - nIn};
+}
+
+// chlo.scan: the body maps (input slices..., carries...) to (output
+// slices..., carries...) along `dimension`, backwards with is_reverse.
+void scanOp(Interpreter &I, OpId op) {
+  auto [nIn, nC] = scanArity(I, op);
+  AttrId a = I.m.attr(op, "__custom_syntax");
+  std::string syntax = a == kNoAttr ? "" : unescapeString(I.m.attrs.stringValue(a));
+  std::smatch mt;
+  if (!std::regex_search(syntax, mt, std::regex("dimension\\s*=\\s*([0-9]+)"))) I.fail(op, "chlo.scan without a dimension");
+  int64_t dim = std::stoll(mt[1].str());
+  bool reverse = syntax.find("is_reverse = true") != std::string::npos ||
+                 (I.m.hasAttr(op, "is_reverse") && I.m.attrs.get(I.m.attr(op, "is_reverse")).intValue);
+  uint32_t nOut = I.m.numResults(op) - nC;
+  std::vector<TensorPtr> carries, outs;
+  for (uint32_t j = 0; j < nC; ++j) carries.push_back(I.operand(op, nIn + j));
+  for (uint32_t j = 0; j < nOut; ++j) outs.push_back(I.newResult(op, j));
+  int64_t len = nIn ? I.in(op, 0).shape[size_t(dim)] : (nOut ? outs[0]->shape[size_t(dim)] : 0);
+  auto slice = [&](const Tensor &t, int64_t at) {
+    std::vector<int64_t> shape = t.shape, ts = stridesOf(t.shape);
+    shape.erase(shape.begin() + dim);
+    std::vector<int64_t> ss = ts;
+    ss.erase(ss.begin() + dim);
+    TensorPtr r = makeTensor(t.dtype, shape);
+    stridedCopy(r->bytes.data(), shape, t.bytes.data(), at * ts[size_t(dim)], ss, storageSize(t.dtype.storage));
+    return r;
+  };
+  for (int64_t step = 0; step < len; ++step) {
+    int64_t at = reverse ? len - 1 - step : step;
+    std::vector<TensorPtr> args;
+    for (uint32_t j = 0; j < nIn; ++j) args.push_back(slice(I.in(op, j), at));
+    args.insert(args.end(), carries.begin(), carries.end());
+    std::vector<TensorPtr> res = I.runRegion(I.m.region(op, 0), args);
+    if (res.size() != nOut + nC) I.fail(op, "chlo.scan body returned the wrong number of values");
+    for (uint32_t j = 0; j < nOut; ++j) {
+      Tensor &o = *outs[j];
+      std::vector<int64_t> os = stridesOf(o.shape), ss = os;
+      ss.erase(ss.begin() + dim);
+      size_t w = storageSize(o.dtype.storage);
+      stridedCopy(o.bytes.data() + at * os[size_t(dim)] * int64_t(w), res[j]->shape, ss, res[j]->bytes.data(), 0,
+                  stridesOf(res[j]->shape), w);
+    }
+    carries.assign(res.begin() + nOut, res.end());
+  }
+  for (uint32_t j = 0; j < nOut; ++j) I.setResult(op, j, outs[j]);
+  for (uint32_t j = 0; j < nC; ++j) I.setResult(op, nOut + j, carries[j]);
+}
+
 KernelRegistration regs[] = {
+    {{"chlo.scan"}, scanOp},
     {{"chlo.mulhi"}, mulhiOp},
     {{"chlo.top_k"}, topKOp},
 };

@@ -83,8 +83,8 @@ std::vector<std::vector<int64_t>> processGroups(Interpreter &I, const std::vecto
     case Mode::CrossReplicaAndPartition:
       for (auto &g : groups) {
         std::vector<int64_t> d;
-        for (int64_t r : g)
-          for (int64_t p = 0; p < P; ++p) d.push_back(r * P + p);
+        for (int64_t p = 0; p < P; ++p)
+          for (int64_t r : g) d.push_back(r * P + p);
         out.push_back(d);
       }
       break;
@@ -241,16 +241,29 @@ void collectivePermuteOp(Interpreter &I, OpId op) {
   I.setResult(op, 0, r);
 }
 
+// With has_dynamic_root the last operand holds, per data operand, the index
+// in the process group of the process whose value everyone receives.
 void collectiveBroadcastOp(Interpreter &I, OpId op) {
   std::vector<int64_t> group = myGroup(I, processGroups(I, rows(I, op, "replica_groups"), replicaOrPartition(I, op)));
+  uint32_t n = I.m.numResults(op);
   if (group.empty()) {
     if (I.invocations.size() <= op) I.invocations.resize(I.m.ops.size(), 0);
     ++I.invocations[op];
-    I.setResult(op, 0, I.newResult(op));
+    for (uint32_t j = 0; j < n; ++j) I.setResult(op, j, I.newResult(op, j));
     return;
   }
-  auto all = meet(I, op, group, {I.operand(op, 0)});
-  I.setResult(op, 0, all[0].at(0));
+  std::vector<int64_t> roots(n, 0);
+  if (I.m.hasAttr(op, "has_dynamic_root")) {
+    std::vector<int64_t> r = tensorInts(I.in(op, n));
+    for (uint32_t j = 0; j < n; ++j) roots[j] = r.size() == n ? r[j] : r.at(0);
+  }
+  std::vector<TensorPtr> mine;
+  for (uint32_t j = 0; j < n; ++j) mine.push_back(I.operand(op, j));
+  auto all = meet(I, op, group, mine);
+  for (uint32_t j = 0; j < n; ++j) {
+    if (roots[j] < 0 || size_t(roots[j]) >= all.size()) I.fail(op, "dynamic root outside the process group");
+    I.setResult(op, j, all[size_t(roots[j])].at(j));
+  }
 }
 
 void idOp(Interpreter &I, OpId op, int64_t v) {
