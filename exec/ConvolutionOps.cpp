@@ -15,6 +15,48 @@
 namespace autopart::exec {
 namespace {
 
+// For each (output position, window position): the input's spatial offset
+// in the [N, spatial..., C] layout, or -1 for padding and lhs-dilation holes.
+// Shared by all batches and groups.
+std::vector<int64_t> windowOffsets(const std::vector<int64_t> &xShape, const std::vector<int64_t> &kShape,
+                                   const std::vector<int64_t> &outShape, const std::vector<int64_t> &strides,
+                                   const std::vector<int64_t> &lhsDil, const std::vector<int64_t> &rhsDil,
+                                   const std::vector<int64_t> &reversal,
+                                   const std::vector<std::pair<int64_t, int64_t>> &pads) {
+  size_t S = strides.size();
+  int64_t P = 1, W = 1;
+  for (size_t s = 0; s < S; ++s) {
+    P *= outShape[1 + s];
+    W *= kShape[s];
+  }
+  std::vector<int64_t> xs = stridesOf(xShape), out(static_cast<size_t>(P * W)), pi(S, 0), wi(S, 0);
+  for (int64_t p = 0; p < P; ++p) {
+    std::fill(wi.begin(), wi.end(), 0);
+    for (int64_t w = 0; w < W; ++w) {
+      int64_t off = 0;
+      for (size_t s = 0; s < S; ++s) {
+        int64_t kw = reversal[s] ? kShape[s] - 1 - wi[s] : wi[s];
+        int64_t pos = pi[s] * strides[s] + kw * rhsDil[s] - pads[s].first;
+        if (pos < 0 || pos % lhsDil[s] || pos / lhsDil[s] >= xShape[1 + s]) {
+          off = -1;
+          break;
+        }
+        off += pos / lhsDil[s] * xs[1 + s];
+      }
+      out[size_t(p * W + w)] = off;
+      for (size_t s = S; s-- > 0;) {
+        if (++wi[s] < kShape[s]) break;
+        wi[s] = 0;
+      }
+    }
+    for (size_t s = S; s-- > 0;) {
+      if (++pi[s] < outShape[1 + s]) break;
+      pi[s] = 0;
+    }
+  }
+  return out;
+}
+
 void convolutionOp(Interpreter &I, OpId op) {
   std::optional<ConvDims> cd = getConvDims(I.m, op);
   if (!cd) I.fail(op, "cannot read the convolution dimension numbers");
@@ -62,42 +104,7 @@ void convolutionOp(Interpreter &I, OpId op) {
   int64_t Kc = W * Ik;
   if (O != Ok || (G > 1 && C != G * Ik) || (G == 1 && C != Ik)) I.fail(op, "convolution operand shapes do not match");
   std::vector<int64_t> xs = stridesOf(x->shape);
-  // For each (output position, window position): the input spatial offset,
-  // or -1 for padding / dilation holes. Shared by all batches and groups.
-  std::vector<int64_t> spatialOff(size_t(P * W));
-  {
-    std::vector<int64_t> pi(S, 0), wi(S, 0);
-    for (int64_t p = 0; p < P; ++p) {
-      std::fill(wi.begin(), wi.end(), 0);
-      for (int64_t w = 0; w < W; ++w) {
-        int64_t off = 0;
-        for (size_t s = 0; s < S && off >= 0; ++s) {
-          int64_t K = k->shape[s];
-          int64_t kw = reversal[s] ? K - 1 - wi[s] : wi[s];
-          int64_t pos = pi[s] * strides[s] + kw * rhsDil[s] - pads[s].first;
-          if (pos < 0 || pos % lhsDil[s]) {
-            off = -1;
-            break;
-          }
-          pos /= lhsDil[s];
-          if (pos >= x->shape[1 + s]) {
-            off = -1;
-            break;
-          }
-          off += pos * xs[1 + s];
-        }
-        spatialOff[size_t(p * W + w)] = off;
-        for (int64_t s = int64_t(S) - 1; s >= 0; --s) {
-          if (++wi[s] < k->shape[s]) break;
-          wi[s] = 0;
-        }
-      }
-      for (int64_t s = int64_t(S) - 1; s >= 0; --s) {
-        if (++pi[s] < outShape[1 + s]) break;
-        pi[s] = 0;
-      }
-    }
-  }
+  std::vector<int64_t> spatialOff = windowOffsets(x->shape, k->shape, outShape, strides, lhsDil, rhsDil, reversal, pads);
   visitStorage(rd.storage, [&](auto tag) {
     using T = typename decltype(tag)::type;
     std::vector<T> cols(size_t(P * Kc));
