@@ -266,6 +266,30 @@ void collectiveBroadcastOp(Interpreter &I, OpId op) {
   }
 }
 
+// collective_reduce: the group's reduction lands on its root process (the
+// first, or has_dynamic_root's index per data operand); the others get zeros.
+void collectiveReduceOp(Interpreter &I, OpId op) {
+  std::vector<int64_t> group = myGroup(I, processGroups(I, rows(I, op, "replica_groups"), replicaOrPartition(I, op)));
+  uint32_t n = I.m.numResults(op);
+  std::vector<int64_t> roots(n, 0);
+  if (I.m.hasAttr(op, "has_dynamic_root")) {
+    std::vector<int64_t> r = tensorInts(I.in(op, n));
+    for (uint32_t j = 0; j < n; ++j) roots[j] = r.size() == n ? r[j] : r.at(0);
+  }
+  std::vector<TensorPtr> mine;
+  for (uint32_t j = 0; j < n; ++j) mine.push_back(I.operand(op, j));
+  auto all = group.empty() ? std::vector<std::vector<TensorPtr>>{} : meet(I, op, group, mine);
+  for (uint32_t j = 0; j < n; ++j) {
+    if (group.empty() || size_t(roots[j]) >= group.size() || group[size_t(roots[j])] != me(I)) {
+      I.setResult(op, j, I.newResult(op, j));
+      continue;
+    }
+    std::vector<TensorPtr> parts;
+    for (auto &c : all) parts.push_back(c.at(j));
+    I.setResult(op, j, combine(I, op, parts));
+  }
+}
+
 void idOp(Interpreter &I, OpId op, int64_t v) {
   TensorPtr r = I.newResult(op);
   visitStorage(r->dtype.storage, [&](auto tag) {
@@ -338,6 +362,7 @@ KernelRegistration regs[] = {
     {{"stablehlo.all_to_all"}, allToAllOp},
     {{"stablehlo.collective_permute"}, collectivePermuteOp},
     {{"stablehlo.collective_broadcast"}, collectiveBroadcastOp},
+    {{"stablehlo.collective_reduce"}, collectiveReduceOp},
     {{"stablehlo.replica_id"}, replicaIdOp},
     {{"stablehlo.partition_id"}, partitionIdOp},
 };

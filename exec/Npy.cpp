@@ -1,6 +1,7 @@
 #include "exec/Npy.h"
 
 #include <fstream>
+#include <iterator>
 
 namespace autopart::exec {
 namespace {
@@ -92,6 +93,80 @@ bool writeNpz(const std::string &path, const std::vector<std::pair<std::string, 
   std::ofstream os(path, std::ios::binary);
   os << zip;
   return bool(os);
+}
+
+namespace {
+
+uint64_t readLe(const std::string &s, size_t at, int bytes) {
+  if (at + size_t(bytes) > s.size()) throw std::runtime_error("truncated file");
+  uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i) v |= uint64_t(uint8_t(s[at + size_t(i)])) << (8 * i);
+  return v;
+}
+
+// The value of `'key': ...` in an .npy header dictionary.
+std::string headerField(const std::string &h, const std::string &key) {
+  size_t at = h.find("'" + key + "'");
+  if (at == std::string::npos) throw std::runtime_error("npy header without " + key);
+  at = h.find(':', at) + 1;
+  while (at < h.size() && h[at] == ' ') ++at;
+  size_t end = h[at] == '(' ? h.find(')', at) + 1 : h.find_first_of(",}", at);
+  return h.substr(at, end - at);
+}
+
+}  // namespace
+
+TensorPtr tensorFromNpy(const std::string &bytes) {
+  if (bytes.compare(0, 6, "\x93NUMPY") != 0) throw std::runtime_error("not an .npy file");
+  int major = uint8_t(bytes[6]);
+  size_t hlen = major == 1 ? readLe(bytes, 8, 2) : readLe(bytes, 8, 4);
+  size_t start = (major == 1 ? 10 : 12) + hlen;
+  std::string h = bytes.substr(major == 1 ? 10 : 12, hlen);
+  std::string descr = headerField(h, "descr"), shapeText = headerField(h, "shape");
+  if (headerField(h, "fortran_order").starts_with("True")) throw std::runtime_error("Fortran-order arrays are not supported");
+  static const std::pair<const char *, const char *> kTypes[] = {
+      {"'|b1'", "i1"}, {"'|i1'", "i8"}, {"'|u1'", "ui8"}, {"'<i2'", "i16"}, {"'<u2'", "ui16"}, {"'<i4'", "i32"},
+      {"'<u4'", "ui32"}, {"'<i8'", "i64"}, {"'<u8'", "ui64"}, {"'<f2'", "f16"}, {"'<f4'", "f32"}, {"'<f8'", "f64"},
+      {"'<c8'", "complex<f32>"}, {"'<c16'", "complex<f64>"}};
+  std::string name;
+  for (auto [d, n] : kTypes)
+    if (descr == d) name = n;
+  if (name.empty()) throw std::runtime_error("unsupported numpy dtype " + descr);
+  std::vector<int64_t> shape;
+  for (size_t i = 0; i < shapeText.size();) {
+    if (!isdigit((unsigned char)shapeText[i])) {
+      ++i;
+      continue;
+    }
+    size_t used = 0;
+    shape.push_back(std::stoll(shapeText.substr(i), &used));
+    i += used;
+  }
+  TensorPtr t = makeTensor(dtypeByName(name), shape);
+  size_t need = size_t(t->numElements()) * packedElementBytes(t->dtype);
+  if (bytes.size() < start + need) throw std::runtime_error("truncated .npy data");
+  unpackBits(*t, reinterpret_cast<const unsigned char *>(bytes.data()) + start, need);
+  return t;
+}
+
+std::vector<std::pair<std::string, TensorPtr>> readNpz(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  std::string z((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::pair<std::string, TensorPtr>> out;
+  size_t at = 0;
+  while (at + 4 <= z.size() && readLe(z, at, 4) == 0x04034b50) {
+    uint64_t method = readLe(z, at + 8, 2), size = readLe(z, at + 18, 4);
+    uint64_t nameLen = readLe(z, at + 26, 2), extraLen = readLe(z, at + 28, 2);
+    std::string name = z.substr(at + 30, nameLen);
+    if (method != 0) throw std::runtime_error(name + " is compressed (use np.savez, not np.savez_compressed)");
+    size_t data = at + 30 + nameLen + extraLen;
+    if (name.ends_with(".npy")) name.resize(name.size() - 4);
+    out.push_back({name, tensorFromNpy(z.substr(data, size))});
+    at = data + size;
+  }
+  if (out.empty()) throw std::runtime_error(path + " has no .npy members");
+  return out;
 }
 
 }  // namespace autopart::exec

@@ -19,4 +19,11 @@ std::string npyBytes(const Tensor &t);
 // Writes `members` (name without .npy, tensor) as an .npz; false on I/O errors.
 bool writeNpz(const std::string &path, const std::vector<std::pair<std::string, TensorPtr>> &members);
 
+// Reads an .npy file's bytes into a tensor; throws std::runtime_error for
+// dtypes without an executor type, Fortran order or truncated data.
+TensorPtr tensorFromNpy(const std::string &bytes);
+// The members of an .npz written without compression (numpy's np.savez), in
+// file order: (name without .npy, tensor). Throws std::runtime_error.
+std::vector<std::pair<std::string, TensorPtr>> readNpz(const std::string &path);
+
 }  // namespace autopart::exec

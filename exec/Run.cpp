@@ -66,9 +66,19 @@ RunResult runModule(const Module &m, const RunOptions &opts) {
     Interpreter I(m);
     I.seed = opts.seed;
     try {
-      std::vector<TensorPtr> args;
+      std::vector<TensorPtr> args = opts.args;
       uint64_t k = 0;
-      for (ValueId a : FuncView{m, f}.args()) {
+      std::span<const ValueId> params = FuncView{m, f}.args();
+      if (!args.empty() && args.size() != params.size())
+        throw std::runtime_error("@" + fr.name + " takes " + std::to_string(params.size()) + " arguments, " +
+                                 std::to_string(args.size()) + " given");
+      for (size_t i = 0; i < args.size(); ++i) {
+        TensorPtr want = makeTensorOfType(m.types, m.type(params[i]));
+        if (!(want->dtype == args[i]->dtype) || want->shape != args[i]->shape)
+          throw std::runtime_error("argument " + std::to_string(i) + " is " + args[i]->typeString() + ", @" + fr.name +
+                                   " takes " + want->typeString());
+      }
+      for (ValueId a : args.empty() ? params : std::span<const ValueId>{}) {
         TypeId t = m.type(a);
         args.push_back(opts.inputs == "zeros" ? makeTensorOfType(m.types, t)
                                               : randomTensor(m.types, t, opts.seed * 1000003 + k++));

@@ -18,6 +18,9 @@ struct RunOptions {
   std::string entry;              // empty: see the file comment
   std::string inputs = "random";  // "random" or "zeros" for entry arguments
   uint64_t seed = 0;
+  // Argument values given by the caller (--inputs FILE.npz), in order; they
+  // replace random/zeros and must match the entry's argument types.
+  std::vector<TensorPtr> args;
 };
 
 struct FunctionRun {

@@ -1,4 +1,4 @@
-// `autopart run FILE [--entry F] [--inputs random|zeros] [--seed N]
+// `autopart run FILE [--entry F] [--inputs random|zeros|FILE.npz] [--seed N]
 // [--out FILE.npz|.npy] [--split-input-file]`: evaluates a program on the CPU
 // (exec/) and prints or saves its results. check.* ops are assertions: a
 // mismatch prints `file:line:col: error: check failed: ...` and the exit
@@ -7,6 +7,7 @@
 //   $ autopart run tests/interpret/add.mlir --split-input-file
 //   checks: 12/12 passed
 #include <fstream>
+#include <iterator>
 #include <iostream>
 
 #include "asm/Parser.h"
@@ -53,8 +54,22 @@ std::vector<std::string> splitChunks(const std::string &text) {
 int runRun(const RunCmdOptions &o) {
   std::optional<ProgramText> p = readProgram(o.file);
   if (!p) return 1;
-  if (o.inputs != "random" && o.inputs != "zeros") {
-    std::cerr << "autopart run: error: --inputs: '" << o.inputs << "' is not random or zeros\n";
+  std::vector<exec::TensorPtr> given;
+  if (o.inputs.ends_with(".npz") || o.inputs.ends_with(".npy")) {
+    try {
+      if (o.inputs.ends_with(".npz")) {
+        for (auto &[name, t] : exec::readNpz(o.inputs)) given.push_back(t);
+      } else {
+        std::ifstream in(o.inputs, std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        given.push_back(exec::tensorFromNpy(bytes));
+      }
+    } catch (const std::exception &e) {
+      std::cerr << "autopart run: error: --inputs: " << o.inputs << ": " << e.what() << "\n";
+      return 1;
+    }
+  } else if (o.inputs != "random" && o.inputs != "zeros") {
+    std::cerr << "autopart run: error: --inputs: '" << o.inputs << "' is not random, zeros or a .npz/.npy file\n";
     return 1;
   }
   std::vector<std::string> chunks = o.split ? splitChunks(p->text) : std::vector<std::string>{p->text};
@@ -68,7 +83,7 @@ int runRun(const RunCmdOptions &o) {
       ++errors;
       continue;
     }
-    exec::RunResult r = exec::runModule(*m, {o.entry, o.inputs, o.seed});
+    exec::RunResult r = exec::runModule(*m, {o.entry, o.inputs, o.seed, given});
     passed += r.checksPassed;
     total += r.checksTotal;
     for (const exec::CheckFailure &f : r.failures) std::cerr << m->where(f.op) << ": error: check failed: " << f.message << "\n";
@@ -112,7 +127,7 @@ CommandRegistration reg("run", "Evaluate a program on the CPU; check.* ops are a
                           auto o = std::make_shared<RunCmdOptions>();
                           app.add_option("file", o->file, "StableHLO MLIR file ('-' for stdin)")->required();
                           app.add_option("--entry", o->entry, "Function to run (default: main, else every function without arguments)");
-                          app.add_option("--inputs", o->inputs, "Arguments of the entry: random or zeros");
+                          app.add_option("--inputs", o->inputs, "Arguments of the entry: random, zeros, or FILE.npz (members in order) / FILE.npy (one argument)");
                           app.add_option("--seed", o->seed, "Seed of the random inputs");
                           app.add_option("--out", o->out, "Save the results as FILE.npz (or one result as FILE.npy)");
                           app.add_flag("--split-input-file", o->split, "Run each `// -----` chunk as its own module");

@@ -87,6 +87,23 @@ def main():
             expect(h["descr"] == "<i4" and h["shape"] == (3,), "npy header " + str(h))
             expect(struct.unpack("<3i", body) == (0, 1, 2), "npy data")
 
+        # The saved results fed back as inputs: @main(x) = x + x again.
+        first = os.path.join(d, "first.npz")
+        run(a.autopart, prog, "--seed", "3", "--out", first)
+        with zipfile.ZipFile(first) as z, zipfile.ZipFile(os.path.join(d, "in.npz"), "w") as w:
+            w.writestr("a.npy", z.read("main_0.npy"))
+        again = os.path.join(d, "again.npz")
+        p = run(a.autopart, prog, "--inputs", os.path.join(d, "in.npz"), "--out", again)
+        expect(p.returncode == 0, "--inputs FILE.npz: " + p.stderr)
+        with zipfile.ZipFile(first) as z1, zipfile.ZipFile(again) as z2:
+            _, x = npy(z1.read("main_0.npy"))
+            _, y = npy(z2.read("main_0.npy"))
+            xs = struct.unpack("<6f", x)
+            ys = struct.unpack("<6f", y)
+            expect(all(abs(2 * u - v) < 1e-6 for u, v in zip(xs, ys)), "npz inputs were used")
+        p = run(a.autopart, prog, "--entry", "main", "--inputs", os.path.join(d, "first.npz"))
+        expect(p.returncode == 1 and "arguments" in p.stderr, "wrong npz arity is an error: " + p.stderr)
+
         one = os.path.join(d, "o.npy")
         p = run(a.autopart, prog, "--entry", "other", "--out", one)
         h, body = npy(open(one, "rb").read())
