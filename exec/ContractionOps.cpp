@@ -23,7 +23,7 @@ TensorPtr permuteDims(const TensorPtr &t, const std::vector<int64_t> &order) {
     shape.push_back(t->shape[d]);
     ss.push_back(xs[d]);
   }
-  TensorPtr r = makeTensor(t->dtype, shape);
+  TensorPtr r = makeUninitialized(t->dtype, shape);
   stridedCopy(r->bytes.data(), shape, t->bytes.data(), 0, ss, storageSize(t->dtype.storage));
   return r;
 }
@@ -63,7 +63,7 @@ void dotGeneralOp(Interpreter &I, OpId op) {
   rorder.insert(rorder.end(), dd->rhsContract.begin(), dd->rhsContract.end());
   rorder.insert(rorder.end(), rfree.begin(), rfree.end());
   TensorPtr a = permuteDims(lhs, lorder), b = permuteDims(rhs, rorder);
-  TensorPtr r = I.newResult(op);
+  TensorPtr r = I.newUninitializedResult(op);
   if (r->numElements() != B * M * N) I.fail(op, "result shape does not match the dot dimensions");
   visitStorage(rd.storage, [&](auto tag) {
     using T = typename decltype(tag)::type;

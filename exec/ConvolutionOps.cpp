@@ -76,7 +76,7 @@ void convolutionOp(Interpreter &I, OpId op) {
   TensorPtr result = I.newResult(op);
   std::vector<int64_t> outShape;
   for (int64_t d : oorder) outShape.push_back(result->shape[d]);
-  TensorPtr out = makeTensor(rd, outShape);
+  TensorPtr out = makeUninitialized(rd, outShape);  // gemm writes every element
 
   std::vector<int64_t> strides = I.ints(op, "window_strides"), lhsDil = I.ints(op, "lhs_dilation"),
                        rhsDil = I.ints(op, "rhs_dilation"), reversal = I.ints(op, "window_reversal");

@@ -18,7 +18,7 @@ struct Unsupported : std::runtime_error {
 
 template <typename F> void mapUnary(Interpreter &I, OpId op, F f) {
   const Tensor &x = I.in(op, 0);
-  TensorPtr r = I.newResult(op);
+  TensorPtr r = I.newUninitializedResult(op);
   int64_t n = x.numElements();
   visitStorage(x.dtype.storage, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -34,7 +34,7 @@ template <typename F> void mapUnary(Interpreter &I, OpId op, F f) {
 
 template <typename F> void mapBinary(Interpreter &I, OpId op, F f) {
   const Tensor &x = I.in(op, 0), &y = I.in(op, 1);
-  TensorPtr r = I.newResult(op);
+  TensorPtr r = I.newUninitializedResult(op);
   int64_t n = r->numElements();
   if (x.numElements() != n || y.numElements() != n || x.dtype.storage != y.dtype.storage)
     throw std::runtime_error("operand shapes or types differ from the result's");

@@ -39,6 +39,12 @@ TensorPtr Interpreter::newResult(OpId op, uint32_t i) const {
   }
 }
 
+TensorPtr Interpreter::newUninitializedResult(OpId op, uint32_t i) const {
+  TypeId t = resultType(op, i);
+  if (!m.types.isTensor(t) || m.types.hasDynamicDim(t)) return newResult(op, i);
+  return makeUninitialized(resultDType(op, i), m.types.shape(t));
+}
+
 DType Interpreter::resultDType(OpId op, uint32_t i) const {
   try {
     return dtypeOf(m.types, m.types.elementType(resultType(op, i)));

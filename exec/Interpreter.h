@@ -62,8 +62,10 @@ public:
   const Tensor &in(OpId op, uint32_t i) const { return *operand(op, i); }
   void setResult(OpId op, uint32_t i, TensorPtr t) { values_[m.result(op, i)] = std::move(t); }
   TypeId resultType(OpId op, uint32_t i = 0) const { return m.type(m.result(op, i)); }
-  // A zero tensor of the op's result type.
+  // A zero tensor of the op's result type; uninitialized when the kernel
+  // writes every element itself.
   TensorPtr newResult(OpId op, uint32_t i = 0) const;
+  TensorPtr newUninitializedResult(OpId op, uint32_t i = 0) const;
   DType resultDType(OpId op, uint32_t i = 0) const;
   std::vector<int64_t> ints(OpId op, std::string_view attr) const;
   int64_t intAttr(OpId op, std::string_view attr, int64_t dflt = 0) const;

@@ -51,7 +51,7 @@ void iotaOp(Interpreter &I, OpId op) {
 
 void broadcastInDimOp(Interpreter &I, OpId op) {
   const Tensor &x = I.in(op, 0);
-  TensorPtr r = I.newResult(op);
+  TensorPtr r = I.newUninitializedResult(op);
   std::vector<int64_t> dims = I.ints(op, "broadcast_dimensions");
   std::vector<int64_t> xs = stridesOf(x.shape), ss(r->rank(), 0);
   for (size_t i = 0; i < dims.size(); ++i)
@@ -68,7 +68,7 @@ void reshapeOp(Interpreter &I, OpId op) {
 
 void transposeOp(Interpreter &I, OpId op) {
   const Tensor &x = I.in(op, 0);
-  TensorPtr r = I.newResult(op);
+  TensorPtr r = I.newUninitializedResult(op);
   std::vector<int64_t> perm = I.ints(op, "permutation"), xs = stridesOf(x.shape), ss;
   for (int64_t p : perm) ss.push_back(xs[p]);
   stridedCopy(r->bytes.data(), r->shape, x.bytes.data(), 0, ss, widthOf(x));
@@ -77,7 +77,7 @@ void transposeOp(Interpreter &I, OpId op) {
 
 void sliceOp(Interpreter &I, OpId op) {
   const Tensor &x = I.in(op, 0);
-  TensorPtr r = I.newResult(op);
+  TensorPtr r = I.newUninitializedResult(op);
   std::vector<int64_t> start = I.ints(op, "start_indices"), steps = I.ints(op, "strides");
   std::vector<int64_t> xs = stridesOf(x.shape), ss(x.rank());
   int64_t off = 0;
@@ -91,7 +91,7 @@ void sliceOp(Interpreter &I, OpId op) {
 
 void reverseOp(Interpreter &I, OpId op) {
   const Tensor &x = I.in(op, 0);
-  TensorPtr r = I.newResult(op);
+  TensorPtr r = I.newUninitializedResult(op);
   std::vector<int64_t> xs = stridesOf(x.shape), ss = xs;
   int64_t off = 0;
   for (int64_t d : I.ints(op, "dimensions")) {

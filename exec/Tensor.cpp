@@ -65,6 +65,14 @@ TensorPtr makeTensor(const DType &dtype, std::vector<int64_t> shape) {
   return t;
 }
 
+TensorPtr makeUninitialized(const DType &dtype, std::vector<int64_t> shape) {
+  auto t = std::make_shared<Tensor>();
+  t->dtype = dtype;
+  t->shape = std::move(shape);
+  t->bytes.resize(size_t(t->numElements()) * storageSize(dtype.storage));
+  return t;
+}
+
 TensorPtr makeToken() {
   auto t = std::make_shared<Tensor>();
   t->isToken = true;
@@ -146,7 +154,7 @@ std::vector<unsigned char> packBits(const Tensor &t) {
   const DType &d = t.dtype;
   int64_t n = t.numElements();
   if (!d.isNarrowFloat()) {
-    std::vector<unsigned char> out(t.bytes);
+    std::vector<unsigned char> out(t.bytes.begin(), t.bytes.end());
     if (d.isInt() && d.bits < 8 && d.isSigned) {
       uint8_t mask = uint8_t((1u << d.bits) - 1);
       for (auto &b : out) b &= mask;

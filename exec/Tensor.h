@@ -77,13 +77,26 @@ template <typename T> inline constexpr bool kIsComplex<std::complex<T>> = true;
 template <typename T> inline constexpr bool kIsFloat = std::is_floating_point_v<T>;
 template <typename T> inline constexpr bool kIsInt = std::is_integral_v<T>;
 
+// An allocator that leaves new elements uninitialized, so that a kernel
+// that writes every element does not pay for zeroing first.
+template <typename T> struct NoInitAllocator : std::allocator<T> {
+  template <typename U> struct rebind {
+    using other = NoInitAllocator<U>;
+  };
+  NoInitAllocator() = default;
+  template <typename U> NoInitAllocator(const NoInitAllocator<U> &) {}
+  template <typename U> void construct(U *) {}
+  template <typename U, typename... A> void construct(U *p, A &&...a) { ::new ((void *)p) U(std::forward<A>(a)...); }
+};
+using ByteBuffer = std::vector<unsigned char, NoInitAllocator<unsigned char>>;
+
 struct Tensor;
 using TensorPtr = std::shared_ptr<Tensor>;
 
 struct Tensor {
   DType dtype;
   std::vector<int64_t> shape;
-  std::vector<unsigned char> bytes;
+  ByteBuffer bytes;
   bool isToken = false;
   std::vector<TensorPtr> tuple;  // tuple values: members, no bytes
   bool isTuple = false;
@@ -99,8 +112,9 @@ struct Tensor {
   std::string typeString() const;  // tensor<2x3xf32>
 };
 
-// A zero-filled tensor.
+// A zero-filled tensor, and one whose elements the caller will all write.
 TensorPtr makeTensor(const DType &dtype, std::vector<int64_t> shape);
+TensorPtr makeUninitialized(const DType &dtype, std::vector<int64_t> shape);
 TensorPtr makeToken();
 // The tensor type `t` (a TypeId of kind Tensor) as dtype and shape; throws
 // for dynamic shapes.
