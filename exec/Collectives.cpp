@@ -22,6 +22,22 @@ std::vector<std::vector<TensorPtr>> CollectiveHub::exchange(const std::string &k
   return out;
 }
 
+void CollectiveHub::send(int64_t channel, std::vector<TensorPtr> values) {
+  std::lock_guard<std::mutex> lock(mu_);
+  channels_[channel].push_back(std::move(values));
+  cv_.notify_all();
+}
+
+std::vector<TensorPtr> CollectiveHub::recv(int64_t channel) {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [&] { return aborted_ || !channels_[channel].empty(); });
+  if (aborted_) throw std::runtime_error("another process failed");
+  std::vector<std::vector<TensorPtr>> &q = channels_[channel];
+  std::vector<TensorPtr> v = std::move(q.front());
+  q.erase(q.begin());
+  return v;
+}
+
 void CollectiveHub::abort() {
   std::lock_guard<std::mutex> lock(mu_);
   aborted_ = true;
@@ -290,6 +306,22 @@ void collectiveReduceOp(Interpreter &I, OpId op) {
   }
 }
 
+void sendOp(Interpreter &I, OpId op) {
+  if (!I.hub) I.fail(op, "stablehlo.send outside interpreter.run_parallel");
+  std::vector<TensorPtr> values;
+  for (uint32_t i = 0; i + 1 < I.m.numOperands(op); ++i) values.push_back(I.operand(op, i));
+  I.hub->send(channelId(I, op), std::move(values));
+  I.setResult(op, 0, makeToken());
+}
+
+void recvOp(Interpreter &I, OpId op) {
+  if (!I.hub) I.fail(op, "stablehlo.recv outside interpreter.run_parallel");
+  std::vector<TensorPtr> values = I.hub->recv(channelId(I, op));
+  if (values.size() + 1 != I.m.numResults(op)) I.fail(op, "recv of a different number of values than sent");
+  for (uint32_t i = 0; i < values.size(); ++i) I.setResult(op, i, values[i]);
+  I.setResult(op, uint32_t(values.size()), makeToken());
+}
+
 void idOp(Interpreter &I, OpId op, int64_t v) {
   TensorPtr r = I.newResult(op);
   visitStorage(r->dtype.storage, [&](auto tag) {
@@ -363,6 +395,8 @@ KernelRegistration regs[] = {
     {{"stablehlo.collective_permute"}, collectivePermuteOp},
     {{"stablehlo.collective_broadcast"}, collectiveBroadcastOp},
     {{"stablehlo.collective_reduce"}, collectiveReduceOp},
+    {{"stablehlo.send"}, sendOp},
+    {{"stablehlo.recv"}, recvOp},
     {{"stablehlo.replica_id"}, replicaIdOp},
     {{"stablehlo.partition_id"}, partitionIdOp},
 };

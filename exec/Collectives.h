@@ -27,8 +27,13 @@ public:
   std::vector<std::vector<TensorPtr>> exchange(const std::string &key, const std::vector<int64_t> &group, int64_t me,
                                                std::vector<TensorPtr> mine);
   void abort();
+  // Point-to-point channels (stablehlo.send / recv): FIFO per channel id;
+  // recv blocks until a value arrives.
+  void send(int64_t channel, std::vector<TensorPtr> values);
+  std::vector<TensorPtr> recv(int64_t channel);
 
 private:
+  std::map<int64_t, std::vector<std::vector<TensorPtr>>> channels_;
   struct Slot {
     std::map<int64_t, std::vector<TensorPtr>> got;
     size_t readers = 0;
