@@ -38,6 +38,15 @@ std::vector<TensorPtr> CollectiveHub::recv(int64_t channel) {
   return v;
 }
 
+bool CollectiveHub::poll(int64_t channel, std::vector<TensorPtr> &out) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::vector<TensorPtr>> &q = channels_[channel];
+  if (q.empty()) return false;
+  out = std::move(q.front());
+  q.erase(q.begin());
+  return true;
+}
+
 void CollectiveHub::abort() {
   std::lock_guard<std::mutex> lock(mu_);
   aborted_ = true;
@@ -322,6 +331,17 @@ void recvOp(Interpreter &I, OpId op) {
   I.setResult(op, uint32_t(values.size()), makeToken());
 }
 
+void infeedOp(Interpreter &I, OpId op) {
+  std::vector<TensorPtr> values;
+  if (!I.hub || !I.hub->poll(CollectiveHub::kInfeed, values)) I.fail(op, "stablehlo.infeed with an empty infeed queue");
+  if (values.size() + 1 != I.m.numResults(op)) I.fail(op, "infeed queue entry has a different number of values");
+  for (uint32_t i = 0; i < values.size(); ++i) I.setResult(op, i, values[i]);
+  I.setResult(op, uint32_t(values.size()), makeToken());
+}
+
+// The values leave the program; nothing here reads them.
+void outfeedOp(Interpreter &I, OpId op) { I.setResult(op, 0, makeToken()); }
+
 void idOp(Interpreter &I, OpId op, int64_t v) {
   TensorPtr r = I.newResult(op);
   visitStorage(r->dtype.storage, [&](auto tag) {
@@ -336,7 +356,6 @@ void partitionIdOp(Interpreter &I, OpId op) { idOp(I, op, I.partitionId); }
 void runParallelOp(Interpreter &I, OpId op) {
   AttrId programs = I.m.attr(op, "programs");
   if (programs == kNoAttr) I.fail(op, "run_parallel without programs");
-  if (I.m.hasAttr(op, "infeed")) I.fail(op, "run_parallel with infeed queues is not supported");
   const std::vector<AttrId> &replicas = I.m.attrs.get(programs).elems;
   int64_t R = int64_t(replicas.size()), P = R ? int64_t(I.m.attrs.get(replicas[0]).elems.size()) : 0;
   struct Proc {
@@ -348,6 +367,14 @@ void runParallelOp(Interpreter &I, OpId op) {
   };
   std::vector<Proc> procs(size_t(R * P));
   CollectiveHub hub;
+  // `infeed = [@q0, @q1]`: the functions' results, in order, are what the
+  // processes' stablehlo.infeed ops read.
+  if (AttrId feeds = I.m.attr(op, "infeed"); feeds != kNoAttr)
+    for (AttrId f : I.m.attrs.get(feeds).elems) {
+      OpId fn = I.m.lookupFunc(f);
+      if (fn == kNone) I.fail(op, "run_parallel names an unknown infeed function");
+      hub.send(CollectiveHub::kInfeed, I.callFunction(fn, {}));
+    }
   uint32_t next = 0;
   for (int64_t r = 0; r < R; ++r)
     for (int64_t p = 0; p < P; ++p) {
@@ -396,6 +423,8 @@ KernelRegistration regs[] = {
     {{"stablehlo.collective_broadcast"}, collectiveBroadcastOp},
     {{"stablehlo.collective_reduce"}, collectiveReduceOp},
     {{"stablehlo.send"}, sendOp},
+    {{"stablehlo.infeed"}, infeedOp},
+    {{"stablehlo.outfeed"}, outfeedOp},
     {{"stablehlo.recv"}, recvOp},
     {{"stablehlo.replica_id"}, replicaIdOp},
     {{"stablehlo.partition_id"}, partitionIdOp},

@@ -31,6 +31,10 @@ public:
   // recv blocks until a value arrives.
   void send(int64_t channel, std::vector<TensorPtr> values);
   std::vector<TensorPtr> recv(int64_t channel);
+  // The next value of a channel without waiting; false when it is empty
+  // (the infeed queue, filled before the processes start).
+  bool poll(int64_t channel, std::vector<TensorPtr> &out);
+  static constexpr int64_t kInfeed = -1;
 
 private:
   std::map<int64_t, std::vector<std::vector<TensorPtr>>> channels_;
