@@ -11,7 +11,7 @@ namespace {
 RunResult run(const std::string &text, const std::string &entry = "") {
   std::unique_ptr<Module> m = testing::parse(text);
   if (!m) return {};
-  return runModule(*m, {entry, "zeros", 0});
+  return runModule(*m, {entry, "zeros", 0, {}});
 }
 
 TEST(ExecInterpreter, NarrowIntegersWrapAndChecksCount) {
