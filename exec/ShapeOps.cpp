@@ -208,7 +208,7 @@ void getDimensionSizeOp(Interpreter &I, OpId op) {
 void afterAllOp(Interpreter &I, OpId op) { I.setResult(op, 0, makeToken()); }
 
 KernelRegistration regs[] = {
-    {{"stablehlo.constant"}, constantOp},
+    {{"stablehlo.constant", "arith.constant"}, constantOp},
     {{"stablehlo.iota", "stablehlo.dynamic_iota"}, iotaOp},
     {{"stablehlo.broadcast_in_dim", "stablehlo.dynamic_broadcast_in_dim"}, broadcastInDimOp},
     {{"stablehlo.reshape", "stablehlo.dynamic_reshape"}, reshapeOp},
