@@ -6,7 +6,8 @@ set -euo pipefail
 packages=(cmake ninja-build g++ clang libgtest-dev libgmock-dev libbenchmark-dev
           pybind11-dev python3-dev python3-venv
           llvm-14-tools libcli11-dev nlohmann-json3-dev libyaml-cpp-dev python3
-          libclang-rt-14-dev coinor-libcbc-dev pkg-config chromium)
+          libclang-rt-14-dev coinor-libcbc-dev pkg-config chromium
+          libeigen3-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
