@@ -6,7 +6,6 @@
 //   chlo.top_k([3, 1, 4, 1], k = 2) -> values [4, 3], indices [2, 0]
 #include <algorithm>
 #include <numeric>
-#include <regex>
 
 #include "exec/Elementwise.h"
 #include "exec/Strided.h"
@@ -34,12 +33,8 @@ void mulhiOp(Interpreter &I, OpId op) {
 }
 
 int64_t kOf(Interpreter &I, OpId op) {
-  if (I.m.hasAttr(op, "k")) return I.intAttr(op, "k");
-  AttrId a = I.m.attr(op, "__custom_syntax");
-  std::string s = a == kNoAttr ? "" : unescapeString(I.m.attrs.stringValue(a));
-  std::smatch mt;
-  if (std::regex_search(s, mt, std::regex("k\\s*=\\s*([0-9]+)"))) return std::stoll(mt[1].str());
-  I.fail(op, "top_k without k");
+  if (!I.m.hasAttr(op, "k")) I.fail(op, "top_k without k");
+  return I.intAttr(op, "k");
 }
 
 void topKOp(Interpreter &I, OpId op) {
@@ -76,27 +71,21 @@ void topKOp(Interpreter &I, OpId op) {
   I.setResult(op, 1, indices);
 }
 
-// Operand counts of chlo.scan's custom form `($0, $1) inits($2) dimension=0`.
+// Operand counts of chlo.scan: inputs, then carried values
+// (`operandSegmentSizes`, as the parser records it).
 std::pair<uint32_t, uint32_t> scanArity(Interpreter &I, OpId op) {
-  AttrId a = I.m.attr(op, "__custom_syntax");
-  std::string s = a == kNoAttr ? "" : unescapeString(I.m.attrs.stringValue(a));
-  size_t inits = s.find("inits(");
-  if (inits == std::string::npos) I.fail(op, "cannot read chlo.scan's inputs and inits");
-  uint32_t nIn = uint32_t(std::count(s.begin(), s.begin() + ptrdiff_t(inits), '$'));
-  return {nIn, I.m.numOperands(op) - nIn};
+  std::vector<int64_t> segments = I.m.attrs.intList(I.m.attr(op, "operandSegmentSizes"));
+  if (segments.size() != 2) I.fail(op, "cannot read chlo.scan's inputs and inits");
+  return {uint32_t(segments[0]), uint32_t(segments[1])};
 }
 
 // chlo.scan: the body maps (input slices..., carries...) to (output
 // slices..., carries...) along `dimension`, backwards with is_reverse.
 void scanOp(Interpreter &I, OpId op) {
   auto [nIn, nC] = scanArity(I, op);
-  AttrId a = I.m.attr(op, "__custom_syntax");
-  std::string syntax = a == kNoAttr ? "" : unescapeString(I.m.attrs.stringValue(a));
-  std::smatch mt;
-  if (!std::regex_search(syntax, mt, std::regex("dimension\\s*=\\s*([0-9]+)"))) I.fail(op, "chlo.scan without a dimension");
-  int64_t dim = std::stoll(mt[1].str());
-  bool reverse = syntax.find("is_reverse = true") != std::string::npos ||
-                 (I.m.hasAttr(op, "is_reverse") && I.m.attrs.get(I.m.attr(op, "is_reverse")).intValue);
+  if (!I.m.hasAttr(op, "dimension")) I.fail(op, "chlo.scan without a dimension");
+  int64_t dim = I.m.attrs.get(I.m.attr(op, "dimension")).intValue;
+  bool reverse = I.m.hasAttr(op, "is_reverse") && I.m.attrs.get(I.m.attr(op, "is_reverse")).intValue;
   uint32_t nOut = I.m.numResults(op) - nC;
   std::vector<TensorPtr> carries, outs;
   for (uint32_t j = 0; j < nC; ++j) carries.push_back(I.operand(op, nIn + j));

@@ -27,13 +27,7 @@ void constantOp(Interpreter &I, OpId op) {
 void iotaOp(Interpreter &I, OpId op) {
   TensorPtr r = I.newResult(op);
   int64_t dim = I.intAttr(op, "iota_dimension", -1);
-  if (dim < 0) {  // dynamic_iota in its custom form: `%shape, dim = 0`
-    AttrId a = I.m.attr(op, "__custom_syntax");
-    std::string s = a == kNoAttr ? "" : unescapeString(I.m.attrs.stringValue(a));
-    size_t at = s.find("dim = ");
-    if (at == std::string::npos) I.fail(op, "iota without an iota_dimension");
-    dim = std::stoll(s.substr(at + 6));
-  }
+  if (dim < 0 || dim >= int64_t(r->shape.size())) I.fail(op, "iota without a valid iota_dimension");
   std::vector<int64_t> st = stridesOf(r->shape);
   int64_t n = r->numElements();
   visitStorage(r->dtype.storage, [&](auto tag) {
