@@ -40,10 +40,19 @@ private:
     auto it = meshes_.find(s.meshName);
     return it == meshes_.end() ? nullptr : &it->second;
   }
-  bool inManualComputation(OpId op) const {
-    for (OpId p = m_.parentOp(op); p != kNone && !m_.isa(p, "func.func"); p = m_.parentOp(p))
-      if (m_.isa(p, "sdy.manual_computation")) return true;
-    return false;
+  // The mesh of the manual computation `op` runs in (around it, or around
+  // a call of its function); "" outside any.
+  std::string manualMesh(OpId op) const {
+    OpId p = m_.parentOp(op);
+    for (; p != kNone && !m_.isa(p, "func.func"); p = m_.parentOp(p)) {
+      if (!m_.isa(p, "sdy.manual_computation")) continue;
+      AttrId in = m_.attr(p, "in_shardings");
+      if (in == kNoAttr || m_.attrs.get(in).shardings.empty()) in = m_.attr(p, "out_shardings");
+      if (in == kNoAttr || m_.attrs.get(in).shardings.empty()) return "";
+      return m_.attrs.get(in).shardings[0].meshName;
+    }
+    auto it = p == kNone ? manualFuncMesh_.end() : manualFuncMesh_.find(p);
+    return it == manualFuncMesh_.end() ? "" : it->second;
   }
   std::vector<std::string> manualAxes(OpId mc) const {
     std::vector<std::string> out;
@@ -79,6 +88,7 @@ private:
   Diagnostics &diags_;
   std::map<std::string, Mesh> meshes_;
   std::vector<OpId> manualComputations_;
+  std::map<OpId, std::string> manualFuncMesh_;
   int bodies_ = 0;
 };
 
@@ -112,11 +122,29 @@ std::string OpRewriter::gspmd(const TensorSharding &s, const std::vector<std::st
 }
 
 // Shardy-only ops become what the partitioner reads; ops in manual
-// computations without a sharding get the replicated one (the manual axes
-// are added when written); while loops without one are replicated.
+// computations, and in functions called from one, without a sharding get
+// the replicated one (the manual axes are added when written); while loops
+// without one are replicated.
 bool OpRewriter::beforeStrings() {
-  std::vector<OpId> ops;
-  for (OpId func : m_.functions()) m_.walk(func, [&](OpId op) { ops.push_back(op); });
+  std::vector<OpId> ops, calls;
+  for (OpId func : m_.functions())
+    m_.walk(func, [&](OpId op) {
+      ops.push_back(op);
+      if (m_.isa(op, "func.call")) calls.push_back(op);
+    });
+  // A function called inside a manual computation (or from such a
+  // function) runs in its manual context, as the body does.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (OpId call : calls) {
+      OpId callee = m_.lookupFunc(m_.attr(call, "callee"));
+      if (callee == kNone || manualFuncMesh_.count(callee)) continue;
+      std::string mesh = manualMesh(call);
+      if (mesh.empty()) continue;
+      manualFuncMesh_[callee] = std::move(mesh);
+      changed = true;
+    }
+  }
   for (OpId op : ops) {
     if (m_.ops[op].parent == kNone) continue;
     std::string_view name = m_.opName(op);
@@ -152,13 +180,8 @@ bool OpRewriter::beforeStrings() {
       replace(op, "stablehlo.custom_call", {m_.operand(op, 0)}, attrs);
     } else if (name == "sdy.manual_computation") {
       manualComputations_.push_back(op);
-    } else if (m_.numResults(op) && !m_.hasAttr(op, "sdy.sharding") && inManualComputation(op)) {
-      OpId mc = m_.parentOp(op);
-      while (!m_.isa(mc, "sdy.manual_computation")) mc = m_.parentOp(mc);
-      AttrId in = m_.attr(mc, "in_shardings");
-      if (in == kNoAttr) in = m_.attr(mc, "out_shardings");
-      if (in == kNoAttr || m_.attrs.get(in).shardings.empty()) continue;
-      std::string mesh = m_.attrs.get(in).shardings[0].meshName;
+    } else if (m_.numResults(op) && !m_.hasAttr(op, "sdy.sharding") && !manualMesh(op).empty()) {
+      std::string mesh = manualMesh(op);
       std::vector<TensorSharding> per;
       for (uint32_t i = 0; i < m_.numResults(op); ++i) {
         TypeId t = m_.type(m_.result(op, i));
