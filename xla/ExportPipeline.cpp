@@ -7,6 +7,7 @@
 #include "export/GspmdSharding.h"
 #include "ir/Pass.h"
 #include "ir/ValueSharding.h"
+#include "xla/ManualAllReduce.h"
 
 namespace autopart {
 
@@ -156,14 +157,22 @@ bool OpRewriter::beforeStrings() {
       else m_.eraseOp(op);
     } else if (name == "sdy.all_reduce") {
       // Reducing axes that are not unreduced is a no-op for the
-      // partitioner; reducing unreduced ones is a reshard it performs.
+      // partitioner; reducing unreduced ones is the manual all-reduce XLA
+      // writes (xla/ManualAllReduce.h), outlined like any manual computation.
       const TensorSharding *in = valueSharding(m_, m_.operand(op, 0));
       AttrId out = m_.attr(op, "out_sharding");
       if (!in || in->unreduced.empty() || out == kNoAttr) {
         forward(op);
         continue;
       }
-      replace(op, "sdy.reshard", {m_.operand(op, 0)}, {{m_.names.get("sharding"), out}});
+      const Mesh *mesh = meshOf(*in);
+      if (!mesh) {
+        diags_.error(m_, op, "sharding refers to unknown mesh @" + in->meshName);
+        return false;
+      }
+      OpId mc = buildManualAllReduce(m_, op, *in, *mesh, diags_);
+      if (mc == kNone) return false;
+      manualComputations_.push_back(mc);
     } else if (name == "sdy.sharding_constraint") {
       AttrId s = m_.attr(op, "sharding");
       std::vector<NamedAttr> attrs = {{m_.names.get("call_target_name"), m_.attrs.string("Sharding")}};
@@ -250,12 +259,14 @@ bool OpRewriter::outline(OpId mc) {
     diags_.error(m_, mc, "manual computation without one sharding per operand and result");
     return false;
   }
-  // The local form of a sharding: without the manual axes.
+  // The local form of a sharding: without the manual axes (a value
+  // unreduced over a manual axis is, inside, each device's partial value).
   std::vector<std::string> own = manualAxes(mc);
   auto local = [&](TensorSharding s) {
     auto isManual = [&](const AxisRef &a) { return std::find(own.begin(), own.end(), a.name) != own.end(); };
     for (DimSharding &d : s.dims) std::erase_if(d.axes, isManual);
     std::erase_if(s.replicated, isManual);
+    std::erase_if(s.unreduced, isManual);
     return s;
   };
   NameId shardingKey = m_.names.get("mhlo.sharding");
