@@ -12,6 +12,7 @@
 #include "export/PinPlan.h"
 #include "export/PreserveText.h"
 #include "xla/ImportPipeline.h"
+#include "xla/ImportShardings.h"
 #include "levers/Levers.h"
 #include "search/AutoTactic.h"
 #include "sim/Hardware.h"
@@ -31,6 +32,9 @@ PlanResult planProgram(const PlanRequest &request, Diagnostics &diags) {
   if (isGspmdProgram(*m)) {
     if (!importFromXla(*m, diags)) return r;
     r.notes.push_back({"read the GSPMD shardings as -xla-sdy-stablehlo-import-pipeline does", std::nullopt});
+  } else if (!mergeXlaShardings(*m, diags)) {
+    // Strings beside an sdy.mesh: checked against, or added to, the Shardy ones.
+    return r;
   }
   std::string meshName;
   std::optional<Mesh> mesh = resolveMesh(*m, request.mesh, diags, &meshName);

@@ -7,6 +7,7 @@
 #include "export/GspmdSharding.h"
 #include "ir/Pass.h"
 #include "ir/ValueSharding.h"
+#include "xla/ManualAllReduce.h"
 
 namespace autopart {
 
@@ -40,10 +41,19 @@ private:
     auto it = meshes_.find(s.meshName);
     return it == meshes_.end() ? nullptr : &it->second;
   }
-  bool inManualComputation(OpId op) const {
-    for (OpId p = m_.parentOp(op); p != kNone && !m_.isa(p, "func.func"); p = m_.parentOp(p))
-      if (m_.isa(p, "sdy.manual_computation")) return true;
-    return false;
+  // The mesh of the manual computation `op` runs in (around it, or around
+  // a call of its function); "" outside any.
+  std::string manualMesh(OpId op) const {
+    OpId p = m_.parentOp(op);
+    for (; p != kNone && !m_.isa(p, "func.func"); p = m_.parentOp(p)) {
+      if (!m_.isa(p, "sdy.manual_computation")) continue;
+      AttrId in = m_.attr(p, "in_shardings");
+      if (in == kNoAttr || m_.attrs.get(in).shardings.empty()) in = m_.attr(p, "out_shardings");
+      if (in == kNoAttr || m_.attrs.get(in).shardings.empty()) return "";
+      return m_.attrs.get(in).shardings[0].meshName;
+    }
+    auto it = p == kNone ? manualFuncMesh_.end() : manualFuncMesh_.find(p);
+    return it == manualFuncMesh_.end() ? "" : it->second;
   }
   std::vector<std::string> manualAxes(OpId mc) const {
     std::vector<std::string> out;
@@ -79,6 +89,7 @@ private:
   Diagnostics &diags_;
   std::map<std::string, Mesh> meshes_;
   std::vector<OpId> manualComputations_;
+  std::map<OpId, std::string> manualFuncMesh_;
   int bodies_ = 0;
 };
 
@@ -112,11 +123,29 @@ std::string OpRewriter::gspmd(const TensorSharding &s, const std::vector<std::st
 }
 
 // Shardy-only ops become what the partitioner reads; ops in manual
-// computations without a sharding get the replicated one (the manual axes
-// are added when written); while loops without one are replicated.
+// computations, and in functions called from one, without a sharding get
+// the replicated one (the manual axes are added when written); while loops
+// without one are replicated.
 bool OpRewriter::beforeStrings() {
-  std::vector<OpId> ops;
-  for (OpId func : m_.functions()) m_.walk(func, [&](OpId op) { ops.push_back(op); });
+  std::vector<OpId> ops, calls;
+  for (OpId func : m_.functions())
+    m_.walk(func, [&](OpId op) {
+      ops.push_back(op);
+      if (m_.isa(op, "func.call")) calls.push_back(op);
+    });
+  // A function called inside a manual computation (or from such a
+  // function) runs in its manual context, as the body does.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (OpId call : calls) {
+      OpId callee = m_.lookupFunc(m_.attr(call, "callee"));
+      if (callee == kNone || manualFuncMesh_.count(callee)) continue;
+      std::string mesh = manualMesh(call);
+      if (mesh.empty()) continue;
+      manualFuncMesh_[callee] = std::move(mesh);
+      changed = true;
+    }
+  }
   for (OpId op : ops) {
     if (m_.ops[op].parent == kNone) continue;
     std::string_view name = m_.opName(op);
@@ -128,14 +157,22 @@ bool OpRewriter::beforeStrings() {
       else m_.eraseOp(op);
     } else if (name == "sdy.all_reduce") {
       // Reducing axes that are not unreduced is a no-op for the
-      // partitioner; reducing unreduced ones is a reshard it performs.
+      // partitioner; reducing unreduced ones is the manual all-reduce XLA
+      // writes (xla/ManualAllReduce.h), outlined like any manual computation.
       const TensorSharding *in = valueSharding(m_, m_.operand(op, 0));
       AttrId out = m_.attr(op, "out_sharding");
       if (!in || in->unreduced.empty() || out == kNoAttr) {
         forward(op);
         continue;
       }
-      replace(op, "sdy.reshard", {m_.operand(op, 0)}, {{m_.names.get("sharding"), out}});
+      const Mesh *mesh = meshOf(*in);
+      if (!mesh) {
+        diags_.error(m_, op, "sharding refers to unknown mesh @" + in->meshName);
+        return false;
+      }
+      OpId mc = buildManualAllReduce(m_, op, *in, *mesh, diags_);
+      if (mc == kNone) return false;
+      manualComputations_.push_back(mc);
     } else if (name == "sdy.sharding_constraint") {
       AttrId s = m_.attr(op, "sharding");
       std::vector<NamedAttr> attrs = {{m_.names.get("call_target_name"), m_.attrs.string("Sharding")}};
@@ -152,13 +189,8 @@ bool OpRewriter::beforeStrings() {
       replace(op, "stablehlo.custom_call", {m_.operand(op, 0)}, attrs);
     } else if (name == "sdy.manual_computation") {
       manualComputations_.push_back(op);
-    } else if (m_.numResults(op) && !m_.hasAttr(op, "sdy.sharding") && inManualComputation(op)) {
-      OpId mc = m_.parentOp(op);
-      while (!m_.isa(mc, "sdy.manual_computation")) mc = m_.parentOp(mc);
-      AttrId in = m_.attr(mc, "in_shardings");
-      if (in == kNoAttr) in = m_.attr(mc, "out_shardings");
-      if (in == kNoAttr || m_.attrs.get(in).shardings.empty()) continue;
-      std::string mesh = m_.attrs.get(in).shardings[0].meshName;
+    } else if (m_.numResults(op) && !m_.hasAttr(op, "sdy.sharding") && !manualMesh(op).empty()) {
+      std::string mesh = manualMesh(op);
       std::vector<TensorSharding> per;
       for (uint32_t i = 0; i < m_.numResults(op); ++i) {
         TypeId t = m_.type(m_.result(op, i));
@@ -227,12 +259,14 @@ bool OpRewriter::outline(OpId mc) {
     diags_.error(m_, mc, "manual computation without one sharding per operand and result");
     return false;
   }
-  // The local form of a sharding: without the manual axes.
+  // The local form of a sharding: without the manual axes (a value
+  // unreduced over a manual axis is, inside, each device's partial value).
   std::vector<std::string> own = manualAxes(mc);
   auto local = [&](TensorSharding s) {
     auto isManual = [&](const AxisRef &a) { return std::find(own.begin(), own.end(), a.name) != own.end(); };
     for (DimSharding &d : s.dims) std::erase_if(d.axes, isManual);
     std::erase_if(s.replicated, isManual);
+    std::erase_if(s.unreduced, isManual);
     return s;
   };
   NameId shardingKey = m_.names.get("mhlo.sharding");

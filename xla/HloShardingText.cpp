@@ -107,6 +107,10 @@ private:
   }
 
   std::optional<HloSharding> sharding();
+  bool named(HloSharding &h);
+  bool meshAxes(Mesh &mesh);
+  bool axisRef(const Mesh &mesh, AxisRef &ref);
+  bool axisList(const Mesh &mesh, std::vector<AxisRef> &out);
   bool tileAssignment(HloSharding &h);
   bool attributes(HloSharding &h);
 
@@ -152,9 +156,20 @@ std::optional<HloSharding> Reader::sharding() {
     h.kind = HloSharding::Kind::Tiled;
     if (!expect("=") || !tileAssignment(h)) return std::nullopt;
   } else {
+    if (head == "mesh") {
+      h.kind = HloSharding::Kind::Named;
+      if (!named(h) || !expect("}")) return std::nullopt;
+      return h;
+    }
+    if (head == "single_device") {
+      h.kind = HloSharding::Kind::Maximal;
+      if (!expect("[") || !expect("device_id") || !expect("=")) return std::nullopt;
+      std::optional<int64_t> d = integer();
+      if (!d || !expect("]") || !expect("}")) return std::nullopt;
+      h.device = *d;
+      return h;
+    }
     pos_ = at;
-    if (head == "mesh" || head == "single_device")
-      return fail("HloSharding V3 text (`{mesh[...], ...}`) is not read by this import");
     return fail("expected replicated, maximal, manual, unknown or devices=");
   }
   if (!attributes(h) || !expect("}")) return std::nullopt;
@@ -163,6 +178,154 @@ std::optional<HloSharding> Reader::sharding() {
     if (dataDims < 0) return fail("more subgroup types than tile dimensions");
   }
   return h;
+}
+
+// `['x'=2,'y'=4]`: names unique, sizes positive.
+bool Reader::meshAxes(Mesh &mesh) {
+  if (!expect("[")) return false;
+  if (consume("]")) return true;
+  do {
+    size_t at = (skipWs(), pos_);
+    if (!expect("'")) return false;
+    size_t end = s_.find('\'', pos_);
+    if (end == std::string_view::npos) return failed("unterminated axis name");
+    std::string name(s_.substr(pos_, end - pos_));
+    pos_ = end + 1;
+    if (name.empty() || mesh.axisIndex(name) >= 0) {
+      pos_ = at;
+      return failed(name.empty() ? "empty axis name" : "mesh axis '" + name + "' named twice");
+    }
+    if (!expect("=")) return false;
+    size_t sizeAt = (skipWs(), pos_);
+    std::optional<int64_t> size = integer();
+    if (!size) return false;
+    if (*size <= 0) {
+      pos_ = sizeAt;
+      return failed("mesh axis '" + name + "' of size 0");
+    }
+    mesh.axes.push_back({name, *size});
+  } while (consume(","));
+  return expect("]");
+}
+
+// `'x'` or `'x':(pre)size`, an axis of `mesh`.
+bool Reader::axisRef(const Mesh &mesh, AxisRef &ref) {
+  size_t at = (skipWs(), pos_);
+  if (!expect("'")) return false;
+  size_t end = s_.find('\'', pos_);
+  if (end == std::string_view::npos) return failed("unterminated axis name");
+  ref.name = std::string(s_.substr(pos_, end - pos_));
+  pos_ = end + 1;
+  int64_t size = mesh.axisSize(ref.name);
+  if (mesh.axisIndex(ref.name) < 0) {
+    pos_ = at;
+    return failed("axis '" + ref.name + "' is not in the mesh");
+  }
+  if (!consume(":")) return true;
+  if (!expect("(")) return false;
+  std::optional<int64_t> pre = integer();
+  if (!pre || !expect(")")) return false;
+  std::optional<int64_t> sub = integer();
+  if (!sub) return false;
+  if (*pre <= 0 || *sub <= 1 || size % (*pre * *sub) != 0 || (*pre * *sub == size && *pre == 1)) {
+    pos_ = at;
+    return failed("sub-axis '" + ref.name + "':(" + std::to_string(*pre) + ")" + std::to_string(*sub) +
+                  " does not split an axis of size " + std::to_string(size));
+  }
+  ref.preSize = *pre;
+  ref.subSize = *sub;
+  return true;
+}
+
+// `{'x', 'y':(1)2}`
+bool Reader::axisList(const Mesh &mesh, std::vector<AxisRef> &out) {
+  if (!expect("{")) return false;
+  if (consume("}")) return true;
+  do {
+    AxisRef r;
+    if (!axisRef(mesh, r)) return false;
+    out.push_back(r);
+  } while (consume(","));
+  return expect("}");
+}
+
+// After `mesh`: `[axes]` then `, device_ids=(...)`, `, [dims]`,
+// `, replicated` / `, manual` (the whole value), `, replicated={...}`,
+// `, unreduced={...}`, `, manual={...}`, `, metadata={...}`.
+bool Reader::named(HloSharding &h) {
+  if (!meshAxes(h.mesh)) return false;
+  bool dims = false;
+  while (consume(",")) {
+    skipWs();
+    size_t at = pos_;
+    if (pos_ < s_.size() && s_[pos_] == '[') {
+      ++pos_;
+      if (dims || h.wholeValue) return pos_ = at, failed("dimension shardings given twice");
+      dims = true;
+      if (consume("]")) continue;
+      do {
+        DimSharding d;
+        if (!expect("{")) return false;
+        if (!consume("}")) {
+          do {
+            if (consume("?")) {
+              d.closed = false;
+              break;
+            }
+            AxisRef r;
+            if (!axisRef(h.mesh, r)) return false;
+            d.axes.push_back(r);
+          } while (consume(","));
+          if (!expect("}")) return false;
+        }
+        h.named.dims.push_back(std::move(d));
+      } while (consume(","));
+      if (!expect("]")) return false;
+      continue;
+    }
+    std::string key = word();
+    bool assigned = consume("=");
+    if (key == "device_ids" && assigned) {
+      size_t idsAt = (skipWs(), pos_);
+      std::optional<std::vector<int64_t>> ids = intList('(', ')');
+      if (!ids) return false;
+      std::vector<int64_t> sorted = *ids;
+      std::sort(sorted.begin(), sorted.end());
+      std::vector<int64_t> iota(sorted.size());
+      std::iota(iota.begin(), iota.end(), 0);
+      if (int64_t(ids->size()) != h.mesh.numDevices() || sorted != iota) {
+        pos_ = idsAt;
+        return failed("device_ids is no permutation of the mesh's " + std::to_string(h.mesh.numDevices()) +
+                      " devices");
+      }
+      h.mesh.deviceIds = *ids;
+    } else if ((key == "replicated" || key == "manual") && !assigned) {
+      if (dims || h.wholeValue) return pos_ = at, failed("dimension shardings given twice");
+      h.wholeValue = true;
+      if (key == "manual")
+        for (const MeshAxis &a : h.mesh.axes) h.manualAxes.push_back({a.name});
+    } else if (key == "replicated" && assigned) {
+      if (!axisList(h.mesh, h.named.replicated)) return false;
+    } else if (key == "unreduced" && assigned) {
+      if (!axisList(h.mesh, h.named.unreduced)) return false;
+    } else if (key == "manual" && assigned) {
+      if (!axisList(h.mesh, h.manualAxes)) return false;
+    } else if (key == "metadata" && assigned) {
+      pos_ = at;
+      if (!attributes(h)) return false;
+      if (!h.reductionKind.empty()) {
+        h.named.unreducedKind = h.reductionKind;
+        std::transform(h.named.unreducedKind.begin(), h.named.unreducedKind.end(), h.named.unreducedKind.begin(),
+                       [](unsigned char c) { return char(std::tolower(c)); });
+      }
+      return true;
+    } else {
+      pos_ = at;
+      return failed(key.empty() ? "expected '}'" : "unknown V3 sharding attribute '" + key + "'");
+    }
+  }
+  if (!dims && !h.wholeValue) return failed("expected the dimension shardings, replicated or manual");
+  return true;
 }
 
 // `[d0,d1,...]` then `<=[r0,r1,...]` (optionally `T(p0,p1,...)`) or an

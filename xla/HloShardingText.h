@@ -11,6 +11,11 @@
 //
 // Subgroup dimensions come from `last_tile_dim_replicate` (one replicated
 // dimension) or `last_tile_dims={manual, replicated, unreduced}`.
+// V3 text names its mesh and is read as the Shardy sharding it spells:
+//   "{mesh['x'=2,'y'=4], [{'y'}, {?}], unreduced={'x'}}"
+//     -> Named, mesh ["x"=2, "y"=4], dims [{"y"}, {?}], unreduced {"x"}
+//   "{mesh['x'=2], device_ids=(1,0), manual}" -> Named, every axis manual
+//   "{single_device[device_id=3]}"             -> Maximal, device 3
 // `metadata={...}` is kept only for the reduction kind XLA records there
 // (`op_type="sdy::reduction_op" op_name="MAX"`).
 #pragma once
@@ -21,10 +26,12 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/Sharding.h"
+
 namespace autopart {
 
 struct HloSharding {
-  enum class Kind { Replicated, Maximal, Manual, Unknown, Tiled, Tuple };
+  enum class Kind { Replicated, Maximal, Manual, Unknown, Tiled, Tuple, Named };
   Kind kind = Kind::Replicated;
   int64_t device = 0;               // Maximal
   std::vector<int64_t> tileDims;    // Tiled: data dims, then subgroup dims
@@ -32,6 +39,12 @@ struct HloSharding {
   std::vector<std::string> subgroupTypes;  // "replicated" | "manual" | "unreduced"
   std::string reductionKind;        // "" (sum) or "MAX", "MIN", ...
   std::vector<HloSharding> elements;  // Tuple
+  // Named (V3): the mesh it names, the sharding on it (no mesh name; no
+  // dims when written as a whole: `replicated` / `manual`), manual axes.
+  Mesh mesh;
+  TensorSharding named;
+  bool wholeValue = false;
+  std::vector<AxisRef> manualAxes;
 
   size_t numDataDims() const { return tileDims.size() - subgroupTypes.size(); }
   // Number of devices the sharding spans (tiled: product of tileDims).

@@ -139,7 +139,11 @@ bool Importer::shardMap(OpId call) {
       OpId meshOp = m_.lookupSymbol(meshName);
       if (meshOp == kNone) continue;
       std::string why;
-      shardyFromHlo(it->second, it->second.kind == HloSharding::Kind::Tiled ? it->second.numDataDims() : 0,
+      const HloSharding &h = it->second;
+      size_t rank = h.kind == HloSharding::Kind::Tiled ? h.numDataDims()
+                    : h.kind == HloSharding::Kind::Named && !h.wholeValue ? h.named.dims.size()
+                                                                          : 0;
+      shardyFromHlo(h, rank,
                     *m_.attrs.get(m_.attr(meshOp, "mesh")).mesh, meshName, &why, &manual);
     }
   }

@@ -35,6 +35,20 @@ struct XlaImportOptions {
 // sizes disagree or no common mesh exists.
 bool importXlaShardings(Module &m, const XlaImportOptions &opts, Diagnostics &diags);
 
+// A program that already has an `sdy.mesh` and also `mhlo.sharding`
+// strings (a Shardy program written by hand, or a plan re-read): a string
+// next to an `sdy.sharding` must have the same tile layout; a string alone
+// is placed on the program's one device mesh (the common mesh XLA's import
+// would build is that mesh when the layouts fit it) and the string stays,
+// to be rewritten with the plan. False with a located error, nothing
+// changed, when they disagree or a string fits no mesh: no user sharding is
+// dropped silently.
+//
+//   sdy.mesh @m = <["x"=2, "y"=2]>
+//   %a {mhlo.sharding = "{devices=[2,2]<=[4]}"}
+//   -> %a {mhlo.sharding = "...", sdy.sharding = #sdy.sharding<@m, [{"x"}, {"y"}]>}
+bool mergeXlaShardings(Module &m, Diagnostics &diags);
+
 // The Shardy form of one parsed non-tuple sharding of a rank-`rank` value on
 // `mesh` (named `meshName`; its device_ids, when given, place each device on
 // it). Maximal shardings name `single_device_<id>`. nullopt with `error`.
