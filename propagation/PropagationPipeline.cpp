@@ -9,6 +9,7 @@
 //                                    propagation with the aggressive factor
 //                                    strategy, UserPriorityPropagation.h)
 //   then Shardy's export pipeline (export/, docs/export-passes.md):
+//   -sdy-constant-or-scalar-merger  identical constant copies merged again
 //   -sdy-sink-data-flow-edges       edge shardings back onto their owners
 //   -sdy-remove-sharding-groups     groups have done their job
 //   -sdy-sharding-constraint-to-reshard
@@ -29,8 +30,7 @@
 // names, so the stages that own them (import/, export/) stay separate; a
 // missing step is an error naming it. Not run yet, as autopart has no such
 // passes: Shardy's func-data-flow-edge sinking, call-graph unflattening,
-// func-result propagation, call reshards and the merging of the constants the
-// import split, so the output keeps the `sdy.constant` copies. Options: as the
+// func-result propagation and call reshards. Options: as the
 // propagation passes (`propagationPassOptions`); all of them also reach the
 // import steps.
 #include "ir/Pass.h"
@@ -56,7 +56,7 @@ bool runPipeline(Module &m, const PassOptions &o, Diagnostics &diags) {
   if (!options) return false;
   if (!runNamed("sdy-import-pipeline", m, o, diags)) return false;
   if (!UserPriorityPropagation(m, *options, diags).run()) return false;
-  for (const char *step : {"sdy-sink-data-flow-edges", "sdy-remove-sharding-groups",
+  for (const char *step : {"sdy-constant-or-scalar-merger", "sdy-sink-data-flow-edges", "sdy-remove-sharding-groups",
                            "sdy-sharding-constraint-to-reshard", "sdy-update-non-divisible-input-output-shardings",
                            "sdy-remove-sub-axes-in-input-output-shardings", "sdy-close-shardings",
                            "sdy-insert-explicit-reshards"})
