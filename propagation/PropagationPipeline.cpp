@@ -8,23 +8,31 @@
 //   user-priority propagation       (p0 first, each round an op-priority
 //                                    propagation with the aggressive factor
 //                                    strategy, UserPriorityPropagation.h)
+//   then Shardy's export pipeline (export/, docs/export-passes.md):
+//   -sdy-constant-or-scalar-merger  identical constant copies merged again
 //   -sdy-sink-data-flow-edges       edge shardings back onto their owners
+//   -sdy-remove-sharding-groups     groups have done their job
+//   -sdy-sharding-constraint-to-reshard
+//   -sdy-update-non-divisible-input-output-shardings
+//   -sdy-remove-sub-axes-in-input-output-shardings
+//   -sdy-close-shardings            no `?`, no replicated axes left
 //   -sdy-insert-explicit-reshards   reshards where operands and results of
 //                                    an op disagree
+//   -sdy-drop-sharding-rules        unless keep-sharding-rules
 //
 //   %arg0 [{"a"}p1, {"b"}p1], %0 = add %arg0, %arg1,
 //   %1 = divide %0, %arg2 [{"c"}p0, {?}]
 //   -> round p0 gives %0 and %1 "c" on dimension 0 (and "b" on dimension 1
-//      once %arg0's round comes); the priorities are gone from the output.
+//      once %arg0's round comes); the priorities and open dimensions are gone
+//      from the output.
 //
 // The steps before and after propagation are found by their registered
 // names, so the stages that own them (import/, export/) stay separate; a
-// missing step is an error naming it. Shardy's export also closes shardings,
-// turns constraints into reshards, removes sharding groups, merges split
-// constants and drops created sharding rules: autopart has no such passes
-// yet, so the output keeps open dimensions, constraints, groups and the
-// `sdy.constant` copies the import made. Options: as the propagation passes
-// (`propagationPassOptions`); all of them also reach the import steps.
+// missing step is an error naming it. Not run yet, as autopart has no such
+// passes: Shardy's func-data-flow-edge sinking, call-graph unflattening,
+// func-result propagation and call reshards. Options: as the
+// propagation passes (`propagationPassOptions`); all of them also reach the
+// import steps.
 #include "ir/Pass.h"
 #include "propagation/UserPriorityPropagation.h"
 
@@ -48,14 +56,19 @@ bool runPipeline(Module &m, const PassOptions &o, Diagnostics &diags) {
   if (!options) return false;
   if (!runNamed("sdy-import-pipeline", m, o, diags)) return false;
   if (!UserPriorityPropagation(m, *options, diags).run()) return false;
-  for (const char *step : {"sdy-sink-data-flow-edges", "sdy-insert-explicit-reshards"})
+  for (const char *step : {"sdy-constant-or-scalar-merger", "sdy-sink-data-flow-edges", "sdy-remove-sharding-groups",
+                           "sdy-sharding-constraint-to-reshard", "sdy-update-non-divisible-input-output-shardings",
+                           "sdy-remove-sub-axes-in-input-output-shardings", "sdy-close-shardings",
+                           "sdy-insert-explicit-reshards"})
     if (!runNamed(step, m, PassOptions{}, diags)) return false;
+  if (!options->keepShardingRules && !runNamed("sdy-drop-sharding-rules", m, PassOptions{}, diags)) return false;
   return true;
 }
 
 PassRegistration reg(kName,
                      "Shardy's propagation pipeline: the import passes, user-priority propagation (op priorities, "
-                     "aggressive factor strategy), then sinking data-flow edges and inserting explicit reshards",
+                     "aggressive factor strategy), then Shardy's export passes (sinking data-flow edges, constraints to "
+                     "reshards, closing shardings, inserting explicit reshards)",
                      runPipeline);
 
 }  // namespace
