@@ -19,6 +19,7 @@
 
 #include "exec/DenseLiteral.h"
 #include "exec/Interpreter.h"
+#include "exec/ProbeStore.h"
 
 namespace autopart::exec {
 namespace {
@@ -166,6 +167,30 @@ void expectClose(Interpreter &I, OpId op) {
   record(I, op, ulpCheck(I.in(op, 0), I.in(op, 1), lo, hi));
 }
 
+// interpreter.probe: serializes its operand, returns it unchanged.
+void probe(Interpreter &I, OpId op) {
+  if (!I.probes) I.fail(op, "interpreter.probe needs a probe store (autopart run provides one)");
+  try {
+    I.probes->write(unescapeString(I.m.attrs.stringValue(I.m.attr(op, "probe_id"))), I.in(op, 0));
+  } catch (const std::runtime_error &e) {
+    I.fail(op, e.what());
+  }
+  I.setResult(op, 0, I.operand(op, 0));
+}
+
+// check.expect_serialized_eq: the operand equals (exactly, same type) what
+// probe `probe_id` serialized on execution `iteration` (default 0).
+void expectSerializedEq(Interpreter &I, OpId op) {
+  const Tensor &a = I.in(op, 0);
+  std::string why;
+  TensorPtr probed;
+  if (I.probes)
+    probed = I.probes->read(unescapeString(I.m.attrs.stringValue(I.m.attr(op, "probe_id"))),
+                            uint32_t(numberAttr(I, op, "iteration", 0)), a, why);
+  else why = "no probe store";
+  record(I, op, probed ? exactCheck(a, *probed) : why);
+}
+
 // stablehlo.custom_call @check.*: the JAX test form.
 void customCall(Interpreter &I, OpId op) {
   std::string target(I.m.attrs.stringValue(I.m.attr(op, "call_target_name")));
@@ -190,6 +215,8 @@ KernelRegistration regs[] = {
     {{"check.expect_almost_eq"}, expectAlmostEq},
     {{"check.expect_almost_eq_const"}, expectAlmostEqConst},
     {{"check.expect_close"}, expectClose},
+    {{"check.expect_serialized_eq"}, expectSerializedEq},
+    {{"interpreter.probe"}, probe},
     {{"stablehlo.custom_call"}, customCall},
 };
 
