@@ -9,7 +9,7 @@ const OpSyntax *lookupOpSyntax(std::string_view opName) {
     std::unordered_map<std::string_view, const OpSyntax *> t;
     for (auto span : {stablehloSyntaxTable(), stablehloContractionSyntaxTable(),
                        stablehloRegionSyntaxTable(), sdySyntaxTable(), builtinSyntaxTable(),
-                       chloSyntaxTable()})
+                       chloSyntaxTable(), checkSyntaxTable()})
       for (const OpSyntaxEntry &e : span) t.emplace(e.name, &e.syntax);
     return t;
   }();

@@ -38,5 +38,6 @@ std::span<const OpSyntaxEntry> stablehloRegionSyntaxTable();
 std::span<const OpSyntaxEntry> sdySyntaxTable();
 std::span<const OpSyntaxEntry> builtinSyntaxTable();
 std::span<const OpSyntaxEntry> chloSyntaxTable();
+std::span<const OpSyntaxEntry> checkSyntaxTable();
 
 }  // namespace autopart

@@ -73,6 +73,7 @@ public:
   // <([{); returns the inner text and consumes the closing bracket.
   bool skipBalanced(char open, std::string_view &inner);
   const char *pos() const { return p_; }
+  std::string_view rest() const { return {p_, size_t(end_ - p_)}; }  // unread text
   void setPos(const char *p) { p_ = p; }
   uint32_t offset() const { return uint32_t(p_ - begin_); }
 

@@ -39,6 +39,7 @@ struct CheckFailure {
 
 class Interpreter;
 class CollectiveHub;
+class ProbeStore;
 using Kernel = void (*)(Interpreter &, OpId);
 
 struct KernelRegistration {
@@ -89,6 +90,8 @@ public:
   CollectiveHub *hub = nullptr;
   // How many times each collective op ran here: rendezvous keys.
   std::vector<uint32_t> invocations;
+  // Where interpreter.probe writes (exec/ProbeStore.h); set by runModule.
+  ProbeStore *probes = nullptr;
 
 private:
   void runOp(OpId op);

@@ -2,6 +2,8 @@
 
 #include <random>
 
+#include "exec/ProbeStore.h"
+
 namespace autopart::exec {
 
 bool RunResult::ok() const {
@@ -59,12 +61,14 @@ RunResult runModule(const Module &m, const RunOptions &opts) {
       if (FuncView{m, f}.args().empty() && m.numRegions(f) && !m.regions[m.region(f, 0)].blocks.empty())
         funcs.push_back(f);
   }
+  ProbeStore probes;  // one per run: a probe id's iterations count from 0
   for (OpId f : funcs) {
     FunctionRun fr;
     fr.func = f;
     fr.name = std::string(FuncView{m, f}.name());
     Interpreter I(m);
     I.seed = opts.seed;
+    I.probes = &probes;
     try {
       std::vector<TensorPtr> args = opts.args;
       uint64_t k = 0;

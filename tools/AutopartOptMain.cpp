@@ -12,6 +12,7 @@
 #include "ir/Pass.h"
 #include "support/AtomicFile.h"
 #include "support/Diagnostics.h"
+#include "support/SplitInput.h"
 #include "tools/VerifyDiagnostics.h"
 #include "verify/Verifier.h"
 
@@ -29,34 +30,6 @@ void usage() {
                "[-verify-diagnostics] [-mlir-print-debuginfo] [-mlir-print-op-generic] "
                "[-PASS[=OPTIONS]]...\npasses:\n";
   for (const PassInfo *p : allPasses()) std::cerr << "  -" << p->name << "  " << p->description << "\n";
-}
-
-// Splits at lines `// -----`, padding each chunk with the newlines before it so
-// that diagnostics report lines of the whole file.
-std::vector<std::string> splitInput(const std::string &text) {
-  std::vector<std::string> chunks;
-  std::string cur;
-  size_t lineNo = 0, chunkStartLine = 0;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t nl = text.find('\n', pos);
-    std::string_view line(text.data() + pos, (nl == std::string::npos ? text.size() : nl) - pos);
-    size_t k = 0;
-    while (k < line.size() && (line[k] == ' ' || line[k] == '\t')) ++k;
-    if (line.substr(k).starts_with("// -----")) {
-      chunks.push_back(std::string(chunkStartLine, '\n') + cur);
-      cur.clear();
-      chunkStartLine = lineNo + 1;
-    } else {
-      cur.append(line);
-      cur += '\n';
-    }
-    ++lineNo;
-    if (nl == std::string::npos) break;
-    pos = nl + 1;
-  }
-  chunks.push_back(std::string(chunkStartLine, '\n') + cur);
-  return chunks;
 }
 
 }  // namespace
@@ -120,7 +93,7 @@ int main(int argc, char **argv) {
   std::string fileName = input == "-" ? "<stdin>" : input;
   std::vector<std::string> chunks;
   if (split) {
-    chunks = splitInput(text);
+    chunks = splitInputFile(text);
   } else {
     chunks.push_back(std::move(text));
   }

@@ -13,6 +13,7 @@
 #include "asm/Parser.h"
 #include "exec/Npy.h"
 #include "exec/Run.h"
+#include "support/SplitInput.h"
 #include "tools/Command.h"
 #include "tools/LoadModule.h"
 
@@ -24,32 +25,6 @@ struct RunCmdOptions {
   uint64_t seed = 0;
   bool split = false, quiet = false;
 };
-
-// Chunks between `// -----` lines, padded with newlines so that locations
-// stay those of the whole file.
-std::vector<std::string> splitChunks(const std::string &text) {
-  std::vector<std::string> chunks;
-  std::string cur;
-  size_t line = 0, start = 0, pos = 0;
-  while (pos <= text.size()) {
-    size_t nl = text.find('\n', pos);
-    std::string_view l(text.data() + pos, (nl == std::string::npos ? text.size() : nl) - pos);
-    size_t k = l.find_first_not_of(" \t");
-    if (k != std::string_view::npos && l.substr(k).starts_with("// -----")) {
-      chunks.push_back(std::string(start, '\n') + cur);
-      cur.clear();
-      start = line + 1;
-    } else {
-      cur.append(l);
-      cur += '\n';
-    }
-    ++line;
-    if (nl == std::string::npos) break;
-    pos = nl + 1;
-  }
-  chunks.push_back(std::string(start, '\n') + cur);
-  return chunks;
-}
 
 int runRun(const RunCmdOptions &o) {
   std::optional<ProgramText> p = readProgram(o.file);
@@ -72,7 +47,7 @@ int runRun(const RunCmdOptions &o) {
     std::cerr << "autopart run: error: --inputs: '" << o.inputs << "' is not random, zeros or a .npz/.npy file\n";
     return 1;
   }
-  std::vector<std::string> chunks = o.split ? splitChunks(p->text) : std::vector<std::string>{p->text};
+  std::vector<std::string> chunks = o.split ? splitInputFile(p->text) : std::vector<std::string>{p->text};
   int passed = 0, total = 0, errors = 0;
   std::vector<std::pair<std::string, exec::TensorPtr>> saved;
   for (std::string &chunk : chunks) {
