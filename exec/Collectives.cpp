@@ -218,7 +218,14 @@ void allReduceOp(Interpreter &I, OpId op) {
 
 void allGatherOp(Interpreter &I, OpId op) {
   int64_t dim = I.intAttr(op, "all_gather_dim");
-  auto all = meet(I, op, reductionGroup(I, op), allOperands(I, op));
+  std::vector<int64_t> group = reductionGroup(I, op);
+  for (uint32_t j = 0; j < I.m.numResults(op); ++j) {
+    std::vector<int64_t> want = I.in(op, j).shape;
+    if (dim < 0 || dim >= int64_t(want.size()) ||
+        (want[size_t(dim)] *= std::max<int64_t>(1, int64_t(group.size())), want != I.m.types.shape(I.resultType(op, j))))
+      I.fail(op, "all_gather_dim and the group do not fit the operand and result shapes");
+  }
+  auto all = meet(I, op, group, allOperands(I, op));
   for (uint32_t j = 0; j < I.m.numResults(op); ++j) {
     std::vector<TensorPtr> parts;
     for (auto &c : all) parts.push_back(c.at(j));
@@ -231,6 +238,10 @@ void allGatherOp(Interpreter &I, OpId op) {
 void reduceScatterOp(Interpreter &I, OpId op) {
   int64_t dim = I.intAttr(op, "scatter_dimension");
   std::vector<int64_t> group = reductionGroup(I, op);
+  std::vector<int64_t> want = I.in(op, 0).shape;
+  if (dim < 0 || dim >= int64_t(want.size()) || want[size_t(dim)] % std::max<int64_t>(1, int64_t(group.size())) ||
+      (want[size_t(dim)] /= std::max<int64_t>(1, int64_t(group.size())), want != I.m.types.shape(I.resultType(op))))
+    I.fail(op, "scatter_dimension and the group do not fit the operand and result shapes");
   auto all = meet(I, op, group, allOperands(I, op));
   std::vector<TensorPtr> parts;
   for (auto &c : all) parts.push_back(c.at(0));
