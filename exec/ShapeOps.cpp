@@ -94,7 +94,9 @@ void reverseOp(Interpreter &I, OpId op) {
   TensorPtr r = I.newUninitializedResult(op);
   std::vector<int64_t> xs = stridesOf(x.shape), ss = xs;
   int64_t off = 0;
+  if (r->shape != x.shape) I.fail(op, "reverse result shape differs from the operand's");
   for (int64_t d : I.ints(op, "dimensions")) {
+    if (d < 0 || d >= x.rank()) I.fail(op, "reverse dimension " + std::to_string(d) + " is not a dimension of the operand");
     off += (x.shape[d] - 1) * xs[d];
     ss[d] = -xs[d];
   }
