@@ -58,3 +58,14 @@ fuzz-shardings: build
 
 clean:
 	rm -rf build build-asan build-fuzz
+
+# make fuzz-exec: the executor fuzzer for FUZZ_EXEC_SECONDS over StableHLO's
+# interpreter tests, examples/ and the small shared models (docs/fuzzing.md).
+FUZZ_EXEC_SECONDS ?= 600
+FUZZ_EXEC_SEED ?= 1
+.PHONY: fuzz-exec
+fuzz-exec: build
+	@$(BUILD_DIR)/bin/autopart_exec_fuzz --seed $(FUZZ_EXEC_SEED) --seconds $(FUZZ_EXEC_SECONDS) --timeout 20 \
+	  --autopart $(BUILD_DIR)/bin/autopart --work $(BUILD_DIR)/exec-fuzz \
+	  ../shared/peer/stablehlo/stablehlo/tests/interpret examples \
+	  ../shared/models/jax_mnist_mlp_train_step.mlir

@@ -83,6 +83,17 @@ std::vector<std::vector<int64_t>> rows(Interpreter &I, OpId op, std::string_view
 std::vector<std::vector<int64_t>> processGroups(Interpreter &I, const std::vector<std::vector<int64_t>> &groupsIn, Mode mode) {
   int64_t R = I.numReplicas, P = I.numPartitions;
   std::vector<std::vector<int64_t>> groups = groupsIn, out;
+  // The spec's constraints: ids unique and below the replica, partition or
+  // device count. A group naming a process that does not exist would wait
+  // for it forever.
+  int64_t limit = mode == Mode::CrossPartition ? P : mode == Mode::Flattened ? R * P : R;
+  std::vector<bool> seen(size_t(std::max<int64_t>(limit, 0)), false);
+  for (const std::vector<int64_t> &g : groups)
+    for (int64_t id : g) {
+      if (id < 0 || id >= limit) throw std::runtime_error("replica_groups id " + std::to_string(id) + " is not below " + std::to_string(limit));
+      if (seen[size_t(id)]) throw std::runtime_error("replica_groups id " + std::to_string(id) + " repeats");
+      seen[size_t(id)] = true;
+    }
   if (groups.empty()) {
     std::vector<int64_t> all;
     for (int64_t i = 0; i < (mode == Mode::CrossPartition ? P : R); ++i) all.push_back(i);
@@ -207,7 +218,14 @@ void allReduceOp(Interpreter &I, OpId op) {
 
 void allGatherOp(Interpreter &I, OpId op) {
   int64_t dim = I.intAttr(op, "all_gather_dim");
-  auto all = meet(I, op, reductionGroup(I, op), allOperands(I, op));
+  std::vector<int64_t> group = reductionGroup(I, op);
+  for (uint32_t j = 0; j < I.m.numResults(op); ++j) {
+    std::vector<int64_t> want = I.in(op, j).shape;
+    if (dim < 0 || dim >= int64_t(want.size()) ||
+        (want[size_t(dim)] *= std::max<int64_t>(1, int64_t(group.size())), want != I.m.types.shape(I.resultType(op, j))))
+      I.fail(op, "all_gather_dim and the group do not fit the operand and result shapes");
+  }
+  auto all = meet(I, op, group, allOperands(I, op));
   for (uint32_t j = 0; j < I.m.numResults(op); ++j) {
     std::vector<TensorPtr> parts;
     for (auto &c : all) parts.push_back(c.at(j));
@@ -220,6 +238,10 @@ void allGatherOp(Interpreter &I, OpId op) {
 void reduceScatterOp(Interpreter &I, OpId op) {
   int64_t dim = I.intAttr(op, "scatter_dimension");
   std::vector<int64_t> group = reductionGroup(I, op);
+  std::vector<int64_t> want = I.in(op, 0).shape;
+  if (dim < 0 || dim >= int64_t(want.size()) || want[size_t(dim)] % std::max<int64_t>(1, int64_t(group.size())) ||
+      (want[size_t(dim)] /= std::max<int64_t>(1, int64_t(group.size())), want != I.m.types.shape(I.resultType(op))))
+    I.fail(op, "scatter_dimension and the group do not fit the operand and result shapes");
   auto all = meet(I, op, group, allOperands(I, op));
   std::vector<TensorPtr> parts;
   for (auto &c : all) parts.push_back(c.at(0));
@@ -237,6 +259,15 @@ void allToAllOp(Interpreter &I, OpId op) {
   int64_t splitDim = I.intAttr(op, "split_dimension"), concatDim = I.intAttr(op, "concat_dimension"),
           count = I.intAttr(op, "split_count");
   std::vector<int64_t> group = myGroup(I, processGroups(I, rows(I, op, "replica_groups"), replicaOrPartition(I, op)));
+  for (uint32_t j = 0; j < I.m.numResults(op); ++j) {
+    const Tensor &x = I.in(op, j);
+    std::vector<int64_t> want = x.shape;
+    bool fits = count > 0 && splitDim >= 0 && splitDim < x.rank() && concatDim >= 0 && concatDim < x.rank() &&
+                x.shape[size_t(splitDim)] % count == 0 && (group.empty() || int64_t(group.size()) == count);
+    if (fits) want[size_t(splitDim)] /= count, want[size_t(concatDim)] *= count;
+    if (!fits || want != I.m.types.shape(I.resultType(op, j)))
+      I.fail(op, "split/concat dimensions, split_count and the group do not fit the operand and result shapes");
+  }
   auto all = meet(I, op, group, allOperands(I, op));
   int64_t idx = group.empty() ? 0 : indexIn(group, me(I));
   for (uint32_t j = 0; j < I.m.numResults(op); ++j) {

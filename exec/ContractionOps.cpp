@@ -48,6 +48,19 @@ void dotGeneralOp(Interpreter &I, OpId op) {
   if (I.m.isa(op, "stablehlo.dot")) {
     dd = DotDims{{}, {}, {lhs->rank() - 1}, {0}};
   }
+  auto inRange = [](const std::vector<int64_t> &dims, const Tensor &t) {
+    for (int64_t d : dims)
+      if (d < 0 || d >= t.rank() || std::count(dims.begin(), dims.end(), d) > 1) return false;
+    return true;
+  };
+  if (!inRange(dd->lhsBatch, *lhs) || !inRange(dd->lhsContract, *lhs) || !inRange(dd->rhsBatch, *rhs) ||
+      !inRange(dd->rhsContract, *rhs) || dd->lhsBatch.size() != dd->rhsBatch.size() ||
+      dd->lhsContract.size() != dd->rhsContract.size())
+    I.fail(op, "dot dimension numbers do not fit the operands");
+  for (size_t i = 0; i < dd->lhsBatch.size(); ++i)
+    if (lhs->shape[dd->lhsBatch[i]] != rhs->shape[dd->rhsBatch[i]]) I.fail(op, "batch dimension sizes differ");
+  for (size_t i = 0; i < dd->lhsContract.size(); ++i)
+    if (lhs->shape[dd->lhsContract[i]] != rhs->shape[dd->rhsContract[i]]) I.fail(op, "contracting dimension sizes differ");
   std::vector<int64_t> lfree, rfree;
   for (int64_t d = 0; d < lhs->rank(); ++d)
     if (!std::count(dd->lhsBatch.begin(), dd->lhsBatch.end(), d) && !std::count(dd->lhsContract.begin(), dd->lhsContract.end(), d))

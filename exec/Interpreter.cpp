@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "exec/DenseLiteral.h"
+#include "exec/ShapeGuard.h"
 
 namespace autopart::exec {
 namespace {
@@ -128,6 +129,7 @@ void Interpreter::runOp(OpId op) {
   Kernel k = kernelByName_[n];
   if (!k) fail(op, "unsupported op '" + std::string(m.opName(op)) + "'");
   try {
+    checkElementwiseOperands(*this, op);
     k(*this, op);
   } catch (const ExecError &) {
     throw;

@@ -38,6 +38,10 @@ void triangularSolveOp(Interpreter &I, OpId op) {
   AttrId tr = I.m.attr(op, "transpose_a");
   std::string ts = tr == kNoAttr ? "NO_TRANSPOSE" : I.m.attrs.str(tr);
   bool transpose = ts.find("NO_TRANSPOSE") == std::string::npos, adjoint = ts.find("ADJOINT") != std::string::npos;
+  if (a.rank() < 2 || b.rank() != a.rank() || a.shape[size_t(a.rank() - 2)] != a.shape.back() ||
+      b.shape[size_t(b.rank() - (left ? 2 : 1))] != a.shape.back() ||
+      b.shape != I.m.types.shape(I.resultType(op)) || !std::equal(a.shape.begin(), a.shape.end() - 2, b.shape.begin()))
+    I.fail(op, "triangular_solve operand and result shapes do not fit");
   int64_t M = a.shape.back(), R = b.shape[b.rank() - 2], N = b.shape.back();
   int64_t batches = a.numElements() / std::max<int64_t>(1, M * M);
   std::vector<C> av = toComplex(a), bv = toComplex(b), xv(bv.size());
@@ -105,6 +109,15 @@ void fftOp(Interpreter &I, OpId op) {
   std::vector<int64_t> shape = x.shape;
   bool irfft = type.find("IRFFT") != std::string::npos, rfft = !irfft && type.find("RFFT") != std::string::npos;
   bool inverse = irfft || type.find("IFFT") != std::string::npos;
+  // fft_length names the trailing dimensions; a real transform's complex
+  // side keeps length / 2 + 1 points of the last one.
+  bool fits = k >= 1 && k <= rank && r->rank() == rank && (!(rfft || irfft) || len.back() > 0);
+  for (int64_t a = 0; fits && a < rank; ++a) {
+    int64_t want = a < rank - k ? x.shape[size_t(a)] : len[size_t(a - (rank - k))];
+    int64_t half = a == rank - 1 && (rfft || irfft) ? want / 2 + 1 : want;
+    fits = x.shape[size_t(a)] == (irfft ? half : want) && r->shape[size_t(a)] == (rfft ? half : want);
+  }
+  if (!fits) I.fail(op, "fft_length does not fit the operand and result shapes");
   if (irfft) {
     // Invert the leading transformed axes on the half spectrum, then rebuild
     // the last axis' full Hermitian spectrum and invert it.

@@ -54,9 +54,18 @@ void reduceOp(Interpreter &I, OpId op) {
   const Tensor &x0 = I.in(op, 0);
   std::vector<int64_t> dims = I.ints(op, "dimensions");
   std::vector<bool> reduced(x0.rank(), false);
-  for (int64_t d : dims) reduced[d] = true;
+  int64_t kept = 1;
+  for (int64_t d : dims) {
+    if (d < 0 || d >= x0.rank() || reduced[d]) I.fail(op, "reduce dimension " + std::to_string(d) + " is not a dimension of the operand or repeats");
+    reduced[d] = true;
+  }
+  for (int64_t d = 0; d < x0.rank(); ++d) kept *= reduced[d] ? 1 : x0.shape[d];
   std::vector<TensorPtr> outs;
-  for (uint32_t j = 0; j < k; ++j) outs.push_back(I.newResult(op, j));
+  for (uint32_t j = 0; j < k; ++j) {
+    outs.push_back(I.newResult(op, j));
+    if (outs[j]->numElements() != kept || I.in(op, j).shape != x0.shape || I.in(op, k + j).numElements() != 1)
+      I.fail(op, "reduce operands, init values and results do not agree in shape");
+  }
   std::vector<int64_t> os = stridesOf(outs[0]->shape), map(x0.rank(), 0);
   for (int64_t d = 0, o = 0; d < x0.rank(); ++d)
     if (!reduced[d]) map[d] = os[o++];

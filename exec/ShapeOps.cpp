@@ -57,14 +57,20 @@ void broadcastInDimOp(Interpreter &I, OpId op) {
 void reshapeOp(Interpreter &I, OpId op) {
   TensorPtr r = std::make_shared<Tensor>(I.in(op, 0));
   r->shape = I.m.types.shape(I.resultType(op));
+  if (r->numElements() != I.in(op, 0).numElements()) I.fail(op, "reshape changes the element count");
   I.setResult(op, 0, r);
 }
 
 void transposeOp(Interpreter &I, OpId op) {
   const Tensor &x = I.in(op, 0);
   TensorPtr r = I.newUninitializedResult(op);
-  std::vector<int64_t> perm = I.ints(op, "permutation"), xs = stridesOf(x.shape), ss;
-  for (int64_t p : perm) ss.push_back(xs[p]);
+  std::vector<int64_t> perm = I.ints(op, "permutation"), xs = stridesOf(x.shape), ss, want;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= x.rank() || std::count(perm.begin(), perm.end(), p) > 1) I.fail(op, "permutation is not a permutation of the operand's dimensions");
+    ss.push_back(xs[p]);
+    want.push_back(x.shape[size_t(p)]);
+  }
+  if (want != r->shape) I.fail(op, "transpose result shape does not match the permuted operand");
   stridedCopy(r->bytes.data(), r->shape, x.bytes.data(), 0, ss, widthOf(x));
   I.setResult(op, 0, r);
 }
@@ -88,7 +94,9 @@ void reverseOp(Interpreter &I, OpId op) {
   TensorPtr r = I.newUninitializedResult(op);
   std::vector<int64_t> xs = stridesOf(x.shape), ss = xs;
   int64_t off = 0;
+  if (r->shape != x.shape) I.fail(op, "reverse result shape differs from the operand's");
   for (int64_t d : I.ints(op, "dimensions")) {
+    if (d < 0 || d >= x.rank()) I.fail(op, "reverse dimension " + std::to_string(d) + " is not a dimension of the operand");
     off += (x.shape[d] - 1) * xs[d];
     ss[d] = -xs[d];
   }
