@@ -256,7 +256,7 @@ bool BasicPropagation::propagateThrough(OpId op, const OpShardingRule *rule, con
   params.elementwiseOp = opInfo(m_, op).category == OpCategory::Elementwise ||
                          m_.opName(op) == "sdy.sharding_constraint";
   OpProjection &projection = projection_;
-  std::vector<bool> changed = propagateFactors(projection, stepRule, meshValue, params);
+  const std::vector<bool> &changed = propagateFactors(projection, stepRule, meshValue, params, factorScratch_);
 
   bool any = false;
   for (size_t t = 0; t < changed.size(); ++t) {
