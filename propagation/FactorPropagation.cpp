@@ -142,12 +142,26 @@ PropagationDirection directionOf(const OpShardingRule &rule, size_t f,
   return params.direction ? params.direction(f) : PropagationDirection::Both;
 }
 
+// Whether some tensor holding factor `f` has axes that are a strict prefix
+// of `axes`, i.e. could still be expanded towards them.
+bool someTensorBelow(const OpProjection &p, size_t f, const AxisList &axes, const Mesh &mesh) {
+  for (size_t t = 0; t < p.numTensors(); ++t) {
+    const TensorFactorShardings &tensor = p.tensor(t);
+    if (tensor.has(f) && isStrictPrefix(tensor.factors[f].axes, axes, mesh)) return true;
+  }
+  return false;
+}
+
+// With `onlyExpanding`, a factor whose compatible axes no tensor can be
+// expanded towards gets no axes: cutting them at conflicts only shortens
+// them, so no tensor would change (skips the costly cut).
 void basicAxes(AxesPerFactor &result, const OpProjection &p, const OpShardingRule &rule, const Mesh &mesh,
-               const FactorPropagationParams &params) {
+               const FactorPropagationParams &params, bool onlyExpanding) {
   result.resize(rule.numFactors());
   for (size_t f = 0; f < rule.numFactors(); ++f) {
     AxisList &axes = result[f];
     compatibleMajorAxes(axes, p, f, directionOf(rule, f, params), mesh);
+    if (onlyExpanding && !axes.empty() && !someTensorBelow(p, f, axes, mesh)) axes.clear();
     int64_t factorSize = rule.factorSizes[f];
     truncateAtConflict(
         axes,
@@ -220,7 +234,9 @@ std::vector<size_t> factorOrder(const OpProjection &p, const OpShardingRule &rul
 // tensor (as updated so far) already uses an axis.
 AxisList axesForTensor(const TensorFactorShardings &tensor, size_t f, const AxisList &compatible,
                        int64_t factorSize, const Mesh &mesh, bool conservative) {
-  if (!tensor.has(f)) return {};
+  // The cuts below only shorten `compatible`: a tensor that cannot expand
+  // towards it takes nothing.
+  if (!tensor.has(f) || !isStrictPrefix(tensor.factors[f].axes, compatible, mesh)) return {};
   AxisList axes = compatible;
   truncateAtConflict(
       axes, [&](const AxisRef &a, int64_t sharded) { return withinFactor(a, tensor, f, sharded, factorSize, mesh); },
@@ -275,7 +291,7 @@ void propagateAggressive(OpProjection &p, const OpShardingRule &rule, const Mesh
 AxesPerFactor compatibleShardingAxes(const OpProjection &projection, const OpShardingRule &rule,
                                      const Mesh &mesh, const FactorPropagationParams &params) {
   AxesPerFactor axes;
-  basicAxes(axes, projection, rule, mesh, params);
+  basicAxes(axes, projection, rule, mesh, params, /*onlyExpanding=*/false);
   return axes;
 }
 
@@ -286,7 +302,7 @@ const std::vector<bool> &propagateFactors(OpProjection &projection, const OpShar
     propagateAggressive(projection, rule, mesh, params, scratch);
     return scratch.changed;
   }
-  basicAxes(scratch.axes, projection, rule, mesh, params);
+  basicAxes(scratch.axes, projection, rule, mesh, params, /*onlyExpanding=*/true);
   for (size_t t = 0; t < projection.numTensors(); ++t)
     for (size_t f = 0; f < scratch.axes.size(); ++f)
       if (projection.tensor(t).expandFactor(f, scratch.axes[f], mesh)) scratch.changed[t] = true;
