@@ -309,4 +309,10 @@ const std::vector<bool> &propagateFactors(OpProjection &projection, const OpShar
   return scratch.changed;
 }
 
+std::vector<bool> propagateFactors(OpProjection &projection, const OpShardingRule &rule, const Mesh &mesh,
+                                   const FactorPropagationParams &params) {
+  FactorPropagationScratch scratch;
+  return propagateFactors(projection, rule, mesh, params, scratch);
+}
+
 }  // namespace autopart

@@ -92,5 +92,8 @@ struct FactorPropagationScratch {
 // valid until the next call).
 const std::vector<bool> &propagateFactors(OpProjection &projection, const OpShardingRule &rule, const Mesh &mesh,
                                           const FactorPropagationParams &params, FactorPropagationScratch &scratch);
+// The same with buffers of its own (one-off callers such as tests).
+std::vector<bool> propagateFactors(OpProjection &projection, const OpShardingRule &rule, const Mesh &mesh,
+                                   const FactorPropagationParams &params);
 
 }  // namespace autopart
