@@ -253,10 +253,11 @@ bool BasicPropagation::propagateThrough(OpId op, const OpShardingRule *rule, con
   dirBarrier_ = barrier;
   if (allFactors) params.direction = nullptr;
   else params.direction = stepDirection_;
-  params.elementwiseOp = opInfo(m_, op).category == OpCategory::Elementwise ||
+  // The op table is looked up once per op name (graph cache), not per step.
+  params.elementwiseOp = graph_->infoOf(op).category == OpCategory::Elementwise ||
                          m_.opName(op) == "sdy.sharding_constraint";
   OpProjection &projection = projection_;
-  std::vector<bool> changed = propagateFactors(projection, stepRule, meshValue, params);
+  const std::vector<bool> &changed = propagateFactors(projection, stepRule, meshValue, params, factorScratch_);
 
   bool any = false;
   for (size_t t = 0; t < changed.size(); ++t) {

@@ -119,6 +119,7 @@ private:
   std::vector<const TensorSharding *> views_;
   std::deque<TensorSharding> globalViews_;
   OpProjection projection_;
+  FactorPropagationScratch factorScratch_;
   FactorPropagationParams params_;
   std::function<PropagationDirection(size_t)> stepDirection_;
   OpId dirOp_ = kNone;

@@ -9,8 +9,8 @@ namespace autopart {
 
 namespace {
 
-// Merges a tensor's axes for a factor into the axes found so far. Returns the
-// merged list and whether later tensors may still lengthen it: a conflict (a
+// Merges a tensor's axes for a factor into the axes found so far (in
+// `axes`). Returns whether later tensors may still lengthen the list: a conflict (a
 // different axis at the same position, or disjoint sub-axes of one axis) stops
 // the list at the common part and forbids lengthening.
 //
@@ -18,60 +18,59 @@ namespace {
 //   ["a", "b"] + ["a", "c"]     -> ["a"], frozen
 //   ["a":(1)2] + ["a":(1)4]     -> ["a":(1)4], may grow
 //   ["a":(1)2, "b"] + ["a"]     -> ["a":(1)2], frozen
-std::pair<AxisList, bool> mergeMajorAxes(const AxisList &old, const AxisList &add, bool canGrow,
-                                         const Mesh &mesh) {
-  AxisList out;
+bool mergeMajorAxes(AxisList &axes, const AxisList &add, bool canGrow, const Mesh &mesh) {
+  // In place: `axes` keeps its storage across merges and steps.
   size_t i = 0;
-  for (; i < old.size() && i < add.size(); ++i) {
-    const AxisRef &o = old[i], &n = add[i];
-    if (o.name != n.name) return {out, false};
-    if (o == n) {
-      out.push_back(n);
-      continue;
+  for (; i < axes.size() && i < add.size(); ++i) {
+    AxisRef &o = axes[i];
+    const AxisRef &n = add[i];
+    if (o.name != n.name) {
+      axes.resize(i);
+      return false;
     }
+    if (o == n) continue;
     if (axisPrefixOf(n, o, mesh)) {
       // The new list stops inside the old axis: anything after it in the new
       // list would conflict with the rest of the old axis.
       if (i + 1 < add.size()) {
-        out.push_back(n);
-        return {out, false};
+        o = n;
+        axes.resize(i + 1);
+        return false;
       }
-      out.push_back(o);
     } else if (axisPrefixOf(o, n, mesh)) {
-      if (!canGrow || i + 1 < old.size()) {
-        out.push_back(o);
-        return {out, false};
+      if (!canGrow || i + 1 < axes.size()) {
+        axes.resize(i + 1);
+        return false;
       }
-      out.push_back(n);
+      o = n;
     } else {
-      return {out, false};
+      axes.resize(i);
+      return false;
     }
   }
-  out.insert(out.end(), old.begin() + std::ptrdiff_t(std::min(i, old.size())), old.end());
-  if (canGrow && i < add.size()) out.insert(out.end(), add.begin() + std::ptrdiff_t(i), add.end());
-  return {out, canGrow};
+  if (canGrow && i < add.size()) axes.insert(axes.end(), add.begin() + std::ptrdiff_t(i), add.end());
+  return canGrow;
 }
 
 // The longest list of axes the tensors agree on for factor `f`, ignoring
 // conflicts with other factors. With a one-way direction only the source side
 // (operands forward, results backward) may lengthen the list; the other side
 // can still cut it.
-AxisList compatibleMajorAxes(const OpProjection &p, size_t f, PropagationDirection dir,
-                             const Mesh &mesh) {
-  AxisList axes;
-  if (dir == PropagationDirection::None) return axes;
+void compatibleMajorAxes(AxisList &axes, const OpProjection &p, size_t f, PropagationDirection dir,
+                         const Mesh &mesh) {
+  axes.clear();
+  if (dir == PropagationDirection::None) return;
   bool canGrow = true;
   auto visit = [&](const std::vector<TensorFactorShardings> &tensors) {
     for (const TensorFactorShardings &t : tensors)
       // Merging no axes changes nothing (skipped: no copy of the list).
       if (t.has(f) && !t.factors[f].axes.empty())
-        std::tie(axes, canGrow) = mergeMajorAxes(axes, t.factors[f].axes, canGrow, mesh);
+        canGrow = mergeMajorAxes(axes, t.factors[f].axes, canGrow, mesh);
   };
   bool backward = dir == PropagationDirection::Backward;
   visit(backward ? p.results : p.operands);
   if (dir != PropagationDirection::Both) canGrow = false;
   visit(backward ? p.operands : p.results);
-  return axes;
 }
 
 // Cuts `axes` at the first axis `fix` changes: dropped when `fix` gives
@@ -143,12 +142,26 @@ PropagationDirection directionOf(const OpShardingRule &rule, size_t f,
   return params.direction ? params.direction(f) : PropagationDirection::Both;
 }
 
-AxesPerFactor basicAxes(const OpProjection &p, const OpShardingRule &rule, const Mesh &mesh,
-                        const FactorPropagationParams &params) {
-  AxesPerFactor result(rule.numFactors());
+// Whether some tensor holding factor `f` has axes that are a strict prefix
+// of `axes`, i.e. could still be expanded towards them.
+bool someTensorBelow(const OpProjection &p, size_t f, const AxisList &axes, const Mesh &mesh) {
+  for (size_t t = 0; t < p.numTensors(); ++t) {
+    const TensorFactorShardings &tensor = p.tensor(t);
+    if (tensor.has(f) && isStrictPrefix(tensor.factors[f].axes, axes, mesh)) return true;
+  }
+  return false;
+}
+
+// With `onlyExpanding`, a factor whose compatible axes no tensor can be
+// expanded towards gets no axes: cutting them at conflicts only shortens
+// them, so no tensor would change (skips the costly cut).
+void basicAxes(AxesPerFactor &result, const OpProjection &p, const OpShardingRule &rule, const Mesh &mesh,
+               const FactorPropagationParams &params, bool onlyExpanding) {
+  result.resize(rule.numFactors());
   for (size_t f = 0; f < rule.numFactors(); ++f) {
     AxisList &axes = result[f];
-    axes = compatibleMajorAxes(p, f, directionOf(rule, f, params), mesh);
+    compatibleMajorAxes(axes, p, f, directionOf(rule, f, params), mesh);
+    if (onlyExpanding && !axes.empty() && !someTensorBelow(p, f, axes, mesh)) axes.clear();
     int64_t factorSize = rule.factorSizes[f];
     truncateAtConflict(
         axes,
@@ -165,7 +178,6 @@ AxesPerFactor basicAxes(const OpProjection &p, const OpShardingRule &rule, const
         },
         mesh, params.conservative);
   }
-  return result;
 }
 
 // The number of elements of tensor `t` as the rule sees it: the product of
@@ -222,7 +234,9 @@ std::vector<size_t> factorOrder(const OpProjection &p, const OpShardingRule &rul
 // tensor (as updated so far) already uses an axis.
 AxisList axesForTensor(const TensorFactorShardings &tensor, size_t f, const AxisList &compatible,
                        int64_t factorSize, const Mesh &mesh, bool conservative) {
-  if (!tensor.has(f)) return {};
+  // The cuts below only shorten `compatible`: a tensor that cannot expand
+  // towards it takes nothing.
+  if (!tensor.has(f) || !isStrictPrefix(tensor.factors[f].axes, compatible, mesh)) return {};
   AxisList axes = compatible;
   truncateAtConflict(
       axes, [&](const AxisRef &a, int64_t sharded) { return withinFactor(a, tensor, f, sharded, factorSize, mesh); },
@@ -240,17 +254,18 @@ AxisList axesForTensor(const TensorFactorShardings &tensor, size_t f, const Axis
 // Results are updated before operands; an elementwise op's operand never
 // gets more than the op's results hold, so that a result that cannot take an
 // axis does not make every operand gather it (sideways propagation).
-std::vector<bool> propagateAggressive(OpProjection &p, const OpShardingRule &rule, const Mesh &mesh,
-                                      const FactorPropagationParams &params) {
+void propagateAggressive(OpProjection &p, const OpShardingRule &rule, const Mesh &mesh,
+                         const FactorPropagationParams &params, FactorPropagationScratch &scratch) {
   size_t n = rule.numFactors();
-  std::vector<bool> changed(p.numTensors(), false);
-  AxesPerFactor axes(n);
+  std::vector<bool> &changed = scratch.changed;
+  AxesPerFactor &axes = scratch.axes;
+  axes.resize(n);
   bool any = false;
   for (size_t f = 0; f < n; ++f) {
-    axes[f] = compatibleMajorAxes(p, f, directionOf(rule, f, params), mesh);
+    compatibleMajorAxes(axes[f], p, f, directionOf(rule, f, params), mesh);
     any |= !axes[f].empty();
   }
-  if (!any) return changed;
+  if (!any) return;
   for (size_t f : factorOrder(p, rule, axes, mesh, params.elementwiseOp)) {
     PropagationDirection dir = directionOf(rule, f, params);
     auto update = [&](size_t t, bool isOperand) {
@@ -269,25 +284,35 @@ std::vector<bool> propagateAggressive(OpProjection &p, const OpShardingRule &rul
     if (dir != PropagationDirection::Forward)
       for (size_t o = 0; o < p.operands.size(); ++o) update(o, true);
   }
-  return changed;
 }
 
 }  // namespace
 
 AxesPerFactor compatibleShardingAxes(const OpProjection &projection, const OpShardingRule &rule,
                                      const Mesh &mesh, const FactorPropagationParams &params) {
-  return basicAxes(projection, rule, mesh, params);
+  AxesPerFactor axes;
+  basicAxes(axes, projection, rule, mesh, params, /*onlyExpanding=*/false);
+  return axes;
 }
 
-std::vector<bool> propagateFactors(OpProjection &projection, const OpShardingRule &rule,
-                                   const Mesh &mesh, const FactorPropagationParams &params) {
-  if (params.strategy == FactorStrategy::Aggressive) return propagateAggressive(projection, rule, mesh, params);
-  AxesPerFactor axes = compatibleShardingAxes(projection, rule, mesh, params);
-  std::vector<bool> changed(projection.numTensors(), false);
+const std::vector<bool> &propagateFactors(OpProjection &projection, const OpShardingRule &rule, const Mesh &mesh,
+                                          const FactorPropagationParams &params, FactorPropagationScratch &scratch) {
+  scratch.changed.assign(projection.numTensors(), false);
+  if (params.strategy == FactorStrategy::Aggressive) {
+    propagateAggressive(projection, rule, mesh, params, scratch);
+    return scratch.changed;
+  }
+  basicAxes(scratch.axes, projection, rule, mesh, params, /*onlyExpanding=*/true);
   for (size_t t = 0; t < projection.numTensors(); ++t)
-    for (size_t f = 0; f < axes.size(); ++f)
-      if (projection.tensor(t).expandFactor(f, axes[f], mesh)) changed[t] = true;
-  return changed;
+    for (size_t f = 0; f < scratch.axes.size(); ++f)
+      if (projection.tensor(t).expandFactor(f, scratch.axes[f], mesh)) scratch.changed[t] = true;
+  return scratch.changed;
+}
+
+std::vector<bool> propagateFactors(OpProjection &projection, const OpShardingRule &rule, const Mesh &mesh,
+                                   const FactorPropagationParams &params) {
+  FactorPropagationScratch scratch;
+  return propagateFactors(projection, rule, mesh, params, scratch);
 }
 
 }  // namespace autopart

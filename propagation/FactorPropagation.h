@@ -80,9 +80,20 @@ using AxesPerFactor = std::vector<AxisList>;
 AxesPerFactor compatibleShardingAxes(const OpProjection &projection, const OpShardingRule &rule,
                                      const Mesh &mesh, const FactorPropagationParams &params);
 
+// Buffers of one propagation step, kept by the caller so that steps stop
+// allocating once they have grown to the largest op.
+struct FactorPropagationScratch {
+  AxesPerFactor axes;
+  std::vector<bool> changed;
+};
+
 // Expands every tensor's factors with `params.strategy`; returns, per tensor
-// (operands then results), whether it changed.
-std::vector<bool> propagateFactors(OpProjection &projection, const OpShardingRule &rule,
-                                   const Mesh &mesh, const FactorPropagationParams &params);
+// (operands then results), whether it changed (a reference into `scratch`,
+// valid until the next call).
+const std::vector<bool> &propagateFactors(OpProjection &projection, const OpShardingRule &rule, const Mesh &mesh,
+                                          const FactorPropagationParams &params, FactorPropagationScratch &scratch);
+// The same with buffers of its own (one-off callers such as tests).
+std::vector<bool> propagateFactors(OpProjection &projection, const OpShardingRule &rule, const Mesh &mesh,
+                                   const FactorPropagationParams &params);
 
 }  // namespace autopart
