@@ -5,6 +5,7 @@
 //   chlo.mulhi [64] * [4] : i8 -> [1]        (256 >> 8)
 //   chlo.top_k([3, 1, 4, 1], k = 2) -> values [4, 3], indices [2, 0]
 #include <algorithm>
+#include <optional>
 #include <numeric>
 
 #include "exec/Elementwise.h"
@@ -86,10 +87,21 @@ void scanOp(Interpreter &I, OpId op) {
   if (!I.m.hasAttr(op, "dimension")) I.fail(op, "chlo.scan without a dimension");
   int64_t dim = I.m.attrs.get(I.m.attr(op, "dimension")).intValue;
   bool reverse = I.m.hasAttr(op, "is_reverse") && I.m.attrs.get(I.m.attr(op, "is_reverse")).intValue;
+  if (nC > I.m.numResults(op)) I.fail(op, "chlo.scan has more carried values than results");
   uint32_t nOut = I.m.numResults(op) - nC;
+  // Every input and output is sliced along `dim`, so it must be a dimension
+  // of each, of one common length.
+  std::optional<int64_t> common;
+  auto checkScanned = [&](const std::vector<int64_t> &shape) {
+    if (dim < 0 || dim >= int64_t(shape.size())) I.fail(op, "chlo.scan dimension " + std::to_string(dim) + " is outside a rank-" + std::to_string(shape.size()) + " tensor");
+    if (common && *common != shape[size_t(dim)]) I.fail(op, "chlo.scan inputs and outputs differ in the scanned dimension's length");
+    common = shape[size_t(dim)];
+  };
+  for (uint32_t j = 0; j < nIn; ++j) checkScanned(I.in(op, j).shape);
   std::vector<TensorPtr> carries, outs;
   for (uint32_t j = 0; j < nC; ++j) carries.push_back(I.operand(op, nIn + j));
   for (uint32_t j = 0; j < nOut; ++j) outs.push_back(I.newResult(op, j));
+  for (const TensorPtr &o : outs) checkScanned(o->shape);
   int64_t len = nIn ? I.in(op, 0).shape[size_t(dim)] : (nOut ? outs[0]->shape[size_t(dim)] : 0);
   auto slice = [&](const Tensor &t, int64_t at) {
     std::vector<int64_t> shape = t.shape, ts = stridesOf(t.shape);

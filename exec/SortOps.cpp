@@ -41,11 +41,18 @@ void sortOp(Interpreter &I, OpId op) {
   const Tensor &x0 = I.in(op, 0);
   int64_t dim = I.intAttr(op, "dimension");
   if (dim < 0) dim += x0.rank();
+  if (x0.rank() && (dim < 0 || dim >= x0.rank())) I.fail(op, "sort dimension is outside the operand's rank");
+  for (uint32_t j = 1; j < k; ++j)
+    if (I.in(op, j).shape != x0.shape) I.fail(op, "sort operands differ in shape");
+  if (I.m.numResults(op) != k) I.fail(op, "sort has " + std::to_string(I.m.numResults(op)) + " results for " + std::to_string(k) + " operands");
   RegionId cmp = I.m.region(op, 0);
   bool total = false;
   int dir = simpleComparator(I, cmp, &total);
   std::vector<TensorPtr> outs;
-  for (uint32_t j = 0; j < k; ++j) outs.push_back(I.newResult(op, j));
+  for (uint32_t j = 0; j < k; ++j) {
+    outs.push_back(I.newResult(op, j));
+    if (outs.back()->shape != x0.shape) I.fail(op, "sort result " + std::to_string(j) + " differs in shape from its operand");
+  }
   std::vector<int64_t> xs = stridesOf(x0.shape);
   int64_t len = x0.rank() ? x0.shape[dim] : 1, stride = x0.rank() ? xs[dim] : 1;
   int64_t n = x0.numElements();
