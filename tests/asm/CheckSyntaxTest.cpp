@@ -3,35 +3,15 @@
 // (checked in the generic form) and printed back in the same pretty form.
 #include <gtest/gtest.h>
 
-#include "asm/Parser.h"
-#include "asm/Printer.h"
+#include "tests/asm/FormCheck.h"
 
 using namespace autopart;
 
 namespace {
 
-struct Printed {
-  std::string pretty, generic;
-};
-
-Printed print(const std::string &text) {
-  ParseError err;
-  auto m = parseModule(text, "t.mlir", &err);
-  EXPECT_TRUE(m) << err.full;
-  if (!m) return {};
-  PrintOptions generic;
-  generic.genericForm = true;
-  return {printModule(*m), printModule(*m, generic)};
-}
-
+// The operands every case here checks.
 void expectForm(const std::string &body, const std::string &pretty, const std::string &generic) {
-  Printed p = print("func.func @f(%a: tensor<2xf64>, %b: tensor<2xf64>) {\n" + body + "\n  return\n}\n");
-  EXPECT_NE(p.pretty.find(pretty), std::string::npos) << p.pretty;
-  EXPECT_NE(p.generic.find(generic), std::string::npos) << p.generic;
-  EXPECT_EQ(p.generic.find("__custom_syntax"), std::string::npos) << p.generic;
-  Printed again = print(p.pretty);
-  EXPECT_EQ(again.pretty, p.pretty);
-  EXPECT_EQ(again.generic, p.generic);
+  autopart::testing::expectForm("%a: tensor<2xf64>, %b: tensor<2xf64>", body, pretty, generic);
 }
 
 TEST(CheckSyntaxTest, ConstCheckHoldsTheLiteralAsValue) {

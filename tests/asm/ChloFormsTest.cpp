@@ -2,37 +2,13 @@
 // and attributes (checked in the generic form), printed back the same way.
 #include <gtest/gtest.h>
 
-#include "asm/Parser.h"
-#include "asm/Printer.h"
+#include "tests/asm/FormCheck.h"
 
 using namespace autopart;
+using autopart::testing::expectForm;
 
 namespace {
 
-struct Printed {
-  std::string pretty, generic;
-};
-
-Printed print(const std::string &text) {
-  ParseError err;
-  auto m = parseModule(text, "t.mlir", &err);
-  EXPECT_TRUE(m) << err.full;
-  if (!m) return {};
-  PrintOptions generic;
-  generic.genericForm = true;
-  return {printModule(*m), printModule(*m, generic)};
-}
-
-void expectForm(const std::string &args, const std::string &body, const std::string &pretty,
-                const std::string &generic) {
-  Printed p = print("func.func @f(" + args + ") {\n" + body + "\n  return\n}\n");
-  EXPECT_NE(p.pretty.find(pretty), std::string::npos) << p.pretty;
-  EXPECT_NE(p.generic.find(generic), std::string::npos) << p.generic;
-  EXPECT_EQ(p.generic.find("__custom_syntax"), std::string::npos) << p.generic;
-  Printed again = print(p.pretty);
-  EXPECT_EQ(again.pretty, p.pretty);
-  EXPECT_EQ(again.generic, p.generic);
-}
 
 TEST(ChloFormsTest, UnaryOpHasArrowType) {
   expectForm("%a: tensor<4xf32>", "  %0 = chlo.erf %a : tensor<4xf32> -> tensor<4xf32>",

@@ -3,39 +3,13 @@
 // StableHLO's own form, and is a fixed point.
 #include <gtest/gtest.h>
 
-#include "asm/Parser.h"
-#include "asm/Printer.h"
+#include "tests/asm/FormCheck.h"
 
 using namespace autopart;
+using autopart::testing::expectForm;
 
 namespace {
 
-struct Printed {
-  std::string pretty, generic;
-};
-
-Printed print(const std::string &text) {
-  ParseError err;
-  auto m = parseModule(text, "t.mlir", &err);
-  EXPECT_TRUE(m) << err.full;
-  if (!m) return {};
-  PrintOptions generic;
-  generic.genericForm = true;
-  return {printModule(*m), printModule(*m, generic)};
-}
-
-// Parses `body` inside a function with the given arguments; checks that the
-// pretty output contains `pretty`, the generic one `generic`, and that the
-// output parses back to itself.
-void expectForm(const std::string &args, const std::string &body, const std::string &pretty,
-                const std::string &generic) {
-  Printed p = print("func.func @f(" + args + ") {\n" + body + "\n  return\n}\n");
-  EXPECT_NE(p.pretty.find(pretty), std::string::npos) << p.pretty;
-  EXPECT_NE(p.generic.find(generic), std::string::npos) << p.generic;
-  Printed again = print(p.pretty);
-  EXPECT_EQ(again.pretty, p.pretty);
-  EXPECT_EQ(again.generic, p.generic);
-}
 
 TEST(StablehloFormsTest, DynamicBroadcastInDimHasDims) {
   expectForm("%a: tensor<2x3xf32>, %s: tensor<3xi64>",
@@ -156,7 +130,7 @@ TEST(StablehloFormsTest, OptimizationBarrierWithoutOperandsPrintsParens) {
 }
 
 TEST(StablehloFormsTest, DenseIntegerListsPrintAsLists) {
-  Printed p = print(
+  autopart::testing::PrintedForms p = autopart::testing::printForms(
       "func.func @f(%x: tensor<1x6xi32>) {\n"
       "  %0 = \"stablehlo.slice\"(%x) {start_indices = dense<[0, 2]> : tensor<2xi64>, "
       "limit_indices = dense<[1, 4]> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} : "
@@ -171,12 +145,12 @@ TEST(StablehloFormsTest, DenseIntegerListsPrintAsLists) {
   EXPECT_NE(p.generic.find("start_indices = array<i64: 0, 2>"), std::string::npos) << p.generic;
   EXPECT_NE(p.generic.find("strides = array<i64: 1, 1>"), std::string::npos) << p.generic;
   EXPECT_NE(p.generic.find("permutation = array<i64: 1, 0>"), std::string::npos) << p.generic;
-  EXPECT_EQ(print(p.pretty).pretty, p.pretty);
-  EXPECT_EQ(print(p.pretty).generic, p.generic);
+  EXPECT_EQ(autopart::testing::printForms(p.pretty).pretty, p.pretty);
+  EXPECT_EQ(autopart::testing::printForms(p.pretty).generic, p.generic);
 }
 
 TEST(StablehloFormsTest, ConvolutionDenseBooleanReversalPrintsEveryFlag) {
-  Printed p = print(
+  autopart::testing::PrintedForms p = autopart::testing::printForms(
       "func.func @f(%l: tensor<1x4x4x1xf32>, %r: tensor<3x3x1x1xf32>) {\n"
       "  %0 = \"stablehlo.convolution\"(%l, %r) {window_strides = dense<1> : tensor<2xi64>, "
       "window_reversal = dense<false> : tensor<2xi1>, dimension_numbers = "
@@ -186,19 +160,19 @@ TEST(StablehloFormsTest, ConvolutionDenseBooleanReversalPrintsEveryFlag) {
   EXPECT_NE(p.pretty.find("window = {stride = [1, 1], reverse = [false, false]}"), std::string::npos)
       << p.pretty;
   EXPECT_NE(p.generic.find("window_reversal = array<i1: false, false>"), std::string::npos) << p.generic;
-  EXPECT_EQ(print(p.pretty).pretty, p.pretty);
-  EXPECT_EQ(print(p.pretty).generic, p.generic);
+  EXPECT_EQ(autopart::testing::printForms(p.pretty).pretty, p.pretty);
+  EXPECT_EQ(autopart::testing::printForms(p.pretty).generic, p.generic);
 }
 
 TEST(StablehloFormsTest, ConvolutionEqualPaddingIsASplat) {
-  Printed p = print(
+  autopart::testing::PrintedForms p = autopart::testing::printForms(
       "func.func @f(%l: tensor<1x4x4x1xf32>, %r: tensor<3x3x1x1xf32>) {\n"
       "  %0 = \"stablehlo.convolution\"(%l, %r) {padding = dense<1> : tensor<2x2xi64>, "
       "dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, "
       "feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, "
       "tensor<3x3x1x1xf32>) -> tensor<1x4x4x1xf32>\n  return\n}\n");
   EXPECT_NE(p.pretty.find("window = {pad = [[1, 1], [1, 1]]}"), std::string::npos) << p.pretty;
-  EXPECT_EQ(print(p.pretty).generic, p.generic);
+  EXPECT_EQ(autopart::testing::printForms(p.pretty).generic, p.generic);
 }
 
 }  // namespace
