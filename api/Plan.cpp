@@ -12,7 +12,6 @@
 #include "export/PinPlan.h"
 #include "export/PreserveText.h"
 #include "xla/ImportPipeline.h"
-#include "xla/ImportShardings.h"
 #include "levers/Levers.h"
 #include "search/AutoTactic.h"
 #include "sim/Hardware.h"
@@ -29,13 +28,10 @@ PlanResult planProgram(const PlanRequest &request, Diagnostics &diags) {
   if (!m) return r;
   // A GSPMD program (`jax.jit(...).lower()`) is read as XLA reads it into
   // Shardy; its shardings then constrain the plan like any input sharding.
-  if (isGspmdProgram(*m)) {
-    if (!importFromXla(*m, diags)) return r;
+  bool imported = false;
+  if (!readXlaShardings(*m, diags, &imported)) return r;
+  if (imported)
     r.notes.push_back({"read the GSPMD shardings as -xla-sdy-stablehlo-import-pipeline does", std::nullopt});
-  } else if (!mergeXlaShardings(*m, diags)) {
-    // Strings beside an sdy.mesh: checked against, or added to, the Shardy ones.
-    return r;
-  }
   std::string meshName;
   std::optional<Mesh> mesh = resolveMesh(*m, request.mesh, diags, &meshName);
   if (!mesh) return r;

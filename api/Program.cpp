@@ -8,7 +8,6 @@
 #include "verify/DeviceCount.h"
 #include "verify/Verifier.h"
 #include "xla/ImportPipeline.h"
-#include "xla/ImportShardings.h"
 
 namespace autopart {
 
@@ -134,7 +133,7 @@ bool seedInputShardings(const Module &m, OpId func, bool propagate, ShardingVect
   }
   // The copy is read as the planned module was (api/Plan.cpp): a GSPMD
   // program through XLA's import, which numbers values the same way.
-  if (isGspmdProgram(*copy) ? !importFromXla(*copy, diags) : !mergeXlaShardings(*copy, diags)) return false;
+  if (!readXlaShardings(*copy, diags)) return false;
   if (!completeShardingsAsXla(*copy, diags, stats)) return false;
   // Every value XLA's propagation reaches, not only the arguments: a tactic
   // that adds nothing to an argument still plans around the completed ops.

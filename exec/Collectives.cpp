@@ -101,21 +101,18 @@ std::vector<std::vector<int64_t>> processGroups(Interpreter &I, const std::vecto
   }
   switch (mode) {
     case Mode::CrossReplica:
-      for (int64_t p = 0; p < P; ++p)
+    case Mode::CrossPartition: {
+      // The groups list replicas (partitions), repeated for each partition
+      // (replica) in turn.
+      bool overReplicas = mode == Mode::CrossReplica;
+      for (int64_t other = 0; other < (overReplicas ? P : R); ++other)
         for (auto &g : groups) {
           std::vector<int64_t> d;
-          for (int64_t r : g) d.push_back(r * P + p);
+          for (int64_t i : g) d.push_back(overReplicas ? i * P + other : other * P + i);
           out.push_back(d);
         }
       break;
-    case Mode::CrossPartition:
-      for (int64_t r = 0; r < R; ++r)
-        for (auto &g : groups) {
-          std::vector<int64_t> d;
-          for (int64_t p : g) d.push_back(r * P + p);
-          out.push_back(d);
-        }
-      break;
+    }
     case Mode::CrossReplicaAndPartition:
       for (auto &g : groups) {
         std::vector<int64_t> d;

@@ -35,15 +35,6 @@ template <typename T> bool cmp(Dir d, T a, T b) {
   return false;
 }
 
-// Floats in total order (-NaN < -inf < ... < -0 < +0 < ... < NaN) as integers.
-template <typename T> int64_t totalOrderKey(T v) {
-  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
-  I bits;
-  std::memcpy(&bits, &v, sizeof(T));
-  // Negative floats: flip the magnitude bits so more negative sorts lower.
-  if (bits < 0) bits = I(bits ^ std::numeric_limits<I>::max());
-  return int64_t(bits);
-}
 
 void compareOp(Interpreter &I, OpId op) {
   Dir d = direction(I, op);

@@ -8,6 +8,10 @@
 // its `if constexpr` fallback; the first element then fails the op.
 #pragma once
 
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
 #include "exec/Interpreter.h"
 
 namespace autopart::exec {
@@ -48,6 +52,17 @@ template <typename F> void mapBinary(Interpreter &I, OpId op, F f) {
   });
   normalize(*r);
   I.setResult(op, 0, r);
+}
+
+// Floats in total order (-NaN < -inf < ... < -0 < +0 < ... < NaN) as
+// integers: compare's TOTALORDER and sort's total comparator both read it.
+template <typename T> int64_t totalOrderKey(T v) {
+  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+  I bits;
+  std::memcpy(&bits, &v, sizeof(T));
+  // Negative floats: flip the magnitude bits so more negative sorts lower.
+  if (bits < 0) bits = I(bits ^ std::numeric_limits<I>::max());
+  return int64_t(bits);
 }
 
 }  // namespace autopart::exec

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "exec/Elementwise.h"
 #include "exec/Reduce.h"
 
 namespace autopart::exec {
@@ -28,13 +29,6 @@ int simpleComparator(Interpreter &I, RegionId r, bool *total) {
   return 0;
 }
 
-template <typename T> int64_t orderKey(T v) {
-  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
-  I bits;
-  std::memcpy(&bits, &v, sizeof(T));
-  if (bits < 0) bits = I(bits ^ std::numeric_limits<I>::max());
-  return int64_t(bits);
-}
 
 void sortOp(Interpreter &I, OpId op) {
   uint32_t k = I.m.numOperands(op);
@@ -70,7 +64,7 @@ void sortOp(Interpreter &I, OpId op) {
           auto less = [&](int64_t p, int64_t q) {
             T u = a[at(p)], v = a[at(q)];
             if constexpr (kIsFloat<T>)
-              if (total) return dir < 0 ? orderKey(u) < orderKey(v) : orderKey(u) > orderKey(v);
+              if (total) return dir < 0 ? totalOrderKey(u) < totalOrderKey(v) : totalOrderKey(u) > totalOrderKey(v);
             return dir < 0 ? u < v : u > v;
           };
           std::stable_sort(perm.begin(), perm.end(), less);

@@ -470,6 +470,12 @@ PassRegistration reg("xla-sdy-stablehlo-import-pipeline",
 
 bool importFromXla(Module &m, Diagnostics &diags) { return Importer(m, diags).run(); }
 
+bool readXlaShardings(Module &m, Diagnostics &diags, bool *imported) {
+  bool gspmd = isGspmdProgram(m);
+  if (imported) *imported = gspmd;
+  return gspmd ? importFromXla(m, diags) : mergeXlaShardings(m, diags);
+}
+
 bool isGspmdProgram(const Module &m) {
   if (m.top == kNone) return false;
   for (BlockId b : m.regions[m.region(m.top, 0)].blocks)

@@ -41,4 +41,10 @@ bool importFromXla(Module &m, Diagnostics &diags);
 // strings are all replicated (a one-device export) pins nothing.
 bool isGspmdProgram(const Module &m);
 
+// How autopart reads a program's XLA shardings, the one path `plan` and the
+// propagated copy share: a GSPMD program through importFromXla (`*imported`
+// set), any other through mergeXlaShardings (strings beside an `sdy.mesh`
+// checked against, or added to, the Shardy ones). False with a located error.
+bool readXlaShardings(Module &m, Diagnostics &diags, bool *imported = nullptr);
+
 }  // namespace autopart
