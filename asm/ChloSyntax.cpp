@@ -50,19 +50,6 @@ bool parseTypeListArrow(Parser &p, OpState &st) {
   return true;
 }
 
-// `%a, %b attr-dict : (t1, t2) -> r` (the broadcasting ops, broadcast_select).
-bool parseFunctional(Parser &p, OpState &st) {
-  if (!p.parseValueUseList(st.operands) || !p.parseOpAttrDict(st)) return false;
-  return p.expect(':') && p.parseFunctionalResultType(st);
-}
-
-void printFunctional(AsmPrinter &p, OpId op) {
-  p.out += ' ';
-  p.operands(op);
-  p.attrDict(op);
-  p.out += " : ";
-  p.functionalType(op);
-}
 
 // `(%x, k = N) attr-dict : t -> (values, indices)`
 bool parseTopK(Parser &p, OpState &st) {

@@ -39,22 +39,6 @@ void printSoart(AsmPrinter &p, OpId op) {
   p.sameOperandsAndResultType(op);
 }
 
-// --- Functional type: `op %a, %b attr-dict : (ts) -> t` -------------------------------
-
-bool parseFunctional(Parser &p, OpState &st) {
-  if (!p.parseValueUseList(st.operands)) return false;
-  if (!p.parseOpAttrDict(st)) return false;
-  return p.expect(':') && p.parseFunctionalResultType(st);
-}
-
-void printFunctional(AsmPrinter &p, OpId op) {
-  if (p.m.numOperands(op)) p.out += ' ';
-  p.operands(op);
-  p.attrDict(op);
-  p.out += " : ";
-  p.functionalType(op);
-}
-
 constexpr char kDimsKeyword[] = "dims";
 constexpr char kSizesKeyword[] = "sizes";
 

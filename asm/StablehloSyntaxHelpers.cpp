@@ -103,4 +103,18 @@ void printKeywordIntList(AsmPrinter &p, OpId op, std::string_view kw, std::strin
   p.intList(intsOf(p.m, op, attrName));
 }
 
+bool parseFunctional(Parser &p, OpState &st) {
+  if (!p.parseValueUseList(st.operands)) return false;
+  if (!p.parseOpAttrDict(st)) return false;
+  return p.expect(':') && p.parseFunctionalResultType(st);
+}
+
+void printFunctional(AsmPrinter &p, OpId op) {
+  if (p.m.numOperands(op)) p.out += ' ';
+  p.operands(op);
+  p.attrDict(op);
+  p.out += " : ";
+  p.functionalType(op);
+}
+
 }  // namespace autopart

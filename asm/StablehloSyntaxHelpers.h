@@ -36,4 +36,9 @@ void upgradeDenseListAttrs(Module &m, OpState &st);
 bool parseKeywordIntList(Parser &p, OpState &st, std::string_view kw, std::string_view attrName);
 void printKeywordIntList(AsmPrinter &p, OpId op, std::string_view kw, std::string_view attrName);
 
+// The functional-type form `op %a, %b attr-dict : (ts) -> t` (StableHLO's and
+// CHLO's ops without a shorter form).
+bool parseFunctional(Parser &p, OpState &st);
+void printFunctional(AsmPrinter &p, OpId op);
+
 }  // namespace autopart
