@@ -116,6 +116,33 @@ Placements gspmdPlacements(const Module &m) {
   return out;
 }
 
+// Every `sdy.sharding` of the module (function arguments and results,
+// StableHLO ops' results) mapped through `f`, keyed by where it stands.
+template <typename F>
+auto mapSdyShardings(const Module &m, F f) {
+  using T = decltype(f(std::declval<const TensorSharding &>()));
+  std::map<std::string, std::vector<T>> out;
+  for (OpId func : m.functions()) {
+    FuncView fv{m, func};
+    std::string name(fv.name());
+    for (size_t i = 0; i < fv.args().size(); ++i)
+      if (AttrId a = fv.argAttr(i, "sdy.sharding"); a != kNoAttr)
+        out[name + ".arg" + std::to_string(i)] = {f(*m.attrs.get(a).sharding)};
+    for (size_t i = 0; i < fv.numResults(); ++i)
+      if (AttrId a = fv.resultAttr(i, "sdy.sharding"); a != kNoAttr)
+        out[name + ".res" + std::to_string(i)] = {f(*m.attrs.get(a).sharding)};
+    m.walk(func, [&](OpId op) {
+      AttrId a = m.attr(op, "sdy.sharding");
+      if (a == kNoAttr || m.attrs.kind(a) != AttrKind::ShardingPerValue || !m.opName(op).starts_with("stablehlo."))
+        return;
+      std::vector<T> ts;
+      for (const TensorSharding &s : m.attrs.get(a).shardings) ts.push_back(f(s));
+      out["op@" + std::to_string(m.ops[op].srcOffset)] = ts;
+    });
+  }
+  return out;
+}
+
 // Every `sdy.sharding` of the module, placed through the GSPMD writer.
 Placements sdyPlacements(const Module &m) {
   std::map<std::string, Mesh> meshes;
@@ -130,26 +157,7 @@ Placements sdyPlacements(const Module &m) {
     EXPECT_FALSE(g.empty()) << why;
     return placementsOfString(escapeString(g), {s.rank()})[0];
   };
-  Placements out;
-  for (OpId func : m.functions()) {
-    FuncView f{m, func};
-    std::string name(f.name());
-    for (size_t i = 0; i < f.args().size(); ++i)
-      if (AttrId a = f.argAttr(i, "sdy.sharding"); a != kNoAttr)
-        out[name + ".arg" + std::to_string(i)] = {place(*m.attrs.get(a).sharding)};
-    for (size_t i = 0; i < f.numResults(); ++i)
-      if (AttrId a = f.resultAttr(i, "sdy.sharding"); a != kNoAttr)
-        out[name + ".res" + std::to_string(i)] = {place(*m.attrs.get(a).sharding)};
-    m.walk(func, [&](OpId op) {
-      AttrId a = m.attr(op, "sdy.sharding");
-      if (a == kNoAttr || m.attrs.kind(a) != AttrKind::ShardingPerValue || !m.opName(op).starts_with("stablehlo."))
-        return;
-      std::vector<Placement> ps;
-      for (const TensorSharding &s : m.attrs.get(a).shardings) ps.push_back(place(s));
-      out["op@" + std::to_string(m.ops[op].srcOffset)] = ps;
-    });
-  }
-  return out;
+  return mapSdyShardings(m, place);
 }
 
 std::unique_ptr<Module> parse(const std::string &text, const std::string &name) {
@@ -281,26 +289,7 @@ std::map<std::string, std::vector<std::string>> sdyTexts(const Module &m) {
     s.meshName.clear();
     return s.str();
   };
-  std::map<std::string, std::vector<std::string>> out;
-  for (OpId func : m.functions()) {
-    FuncView f{m, func};
-    std::string name(f.name());
-    for (size_t i = 0; i < f.args().size(); ++i)
-      if (AttrId a = f.argAttr(i, "sdy.sharding"); a != kNoAttr)
-        out[name + ".arg" + std::to_string(i)] = {text(*m.attrs.get(a).sharding)};
-    for (size_t i = 0; i < f.numResults(); ++i)
-      if (AttrId a = f.resultAttr(i, "sdy.sharding"); a != kNoAttr)
-        out[name + ".res" + std::to_string(i)] = {text(*m.attrs.get(a).sharding)};
-    m.walk(func, [&](OpId op) {
-      AttrId a = m.attr(op, "sdy.sharding");
-      if (a == kNoAttr || m.attrs.kind(a) != AttrKind::ShardingPerValue || !m.opName(op).starts_with("stablehlo."))
-        return;
-      std::vector<std::string> ts;
-      for (const TensorSharding &s : m.attrs.get(a).shardings) ts.push_back(text(s));
-      out["op@" + std::to_string(m.ops[op].srcOffset)] = ts;
-    });
-  }
-  return out;
+  return mapSdyShardings(m, text);
 }
 
 std::vector<Mesh> deviceMeshes(const Module &m) {
