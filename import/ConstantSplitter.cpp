@@ -39,17 +39,9 @@ public:
   explicit Splitter(Module &m) : m_(m), cloner_(m) {}
 
   size_t run() {
-    // Callees first, so a copied callee is already split; functions copied
-    // for constant calls are split too, with use lists that know them.
-    std::vector<OpId> funcs = callGraphPostOrder(m_);
-    size_t done = 0;
-    while (!funcs.empty()) {
-      rw_.emplace(m_);
-      for (OpId func : funcs) splitFunction(func);
-      const std::vector<OpId> &created = cloner_.created();
-      funcs.assign(created.begin() + done, created.end());
-      done = created.size();
-    }
+    // Callees first, so a copied callee is already split.
+    rw_.emplace(m_);
+    for (OpId func : callGraphPostOrder(m_)) splitFunction(func);
     return copies_;
   }
 

@@ -18,7 +18,8 @@
 // sub-computations. A named computation or call is one too when its
 // operands are and its body holds only such ops (a copied call gets a copy
 // of its callee, `foo_0`, ...). A named computation's body is split as a
-// scope of its own; functions are split callees first. Scalars (rank 0)
+// scope of its own; functions are split callees first, so a copy is made of
+// a function already split and is not split again. Scalars (rank 0)
 // are never copied: they are not sharded. `sdy.sharding_group` users of a
 // copied value are copied with it.
 #pragma once

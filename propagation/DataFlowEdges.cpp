@@ -146,7 +146,6 @@ size_t addDataFlowEdges(Module &m) {
       }
     }
     OpId before = nextInBlock(m, op);
-    AttrId perValue = m.attr(op, "sdy.sharding");
     for (uint32_t i = 0; i < m.numResults(op); ++i) {
       ValueId r = m.result(op, i);
       if (!shardableType(m, m.type(r))) continue;
@@ -158,7 +157,6 @@ size_t addDataFlowEdges(Module &m) {
       edgeOps.insert(e);
       ++added;
     }
-    if (!isComputation && perValue != kNoAttr) m.removeAttr(op, "sdy.sharding");
   }
   for (const auto &[func, replace] : replacePerFunc) replaceUses(m, func, replace, edgeOps);
   return added;

@@ -8,9 +8,13 @@
 //
 //   %0:2 = stablehlo.while(%iterArg = %arg0, ...) {sdy.sharding = S}
 //   ->  (add)
-//   %0:2 = stablehlo.while(%iterArg = %arg0, ...)
+//   %0:2 = stablehlo.while(%iterArg = %arg0, ...) {sdy.sharding = S}
 //   %1 = sdy.data_flow_edge %0#0 sharding=S[0] : tensor<32x96xf32>
 //   (every other use of %0#0 now reads %1)
+//
+// As in Shardy, the op keeps its `sdy.sharding` beside the edges: the edges
+// own the shardings while they exist (propagation reads and writes them) and
+// sinking overwrites the op's list with theirs.
 //
 // A manual computation's body sees local shardings (without its manual
 // axes); its edges hold the local form on block arguments and the global form
