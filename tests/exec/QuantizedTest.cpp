@@ -95,6 +95,25 @@ TEST(ExecQuantized, ElementwiseOpsDequantizeComputeAndQuantize) {
                 3);
 }
 
+TEST(ExecQuantized, ClampAndSelectQuantizeTheirResults) {
+  // clamp(2, [1, 3, 5], 4) = [2, 3, 4]; at scale 2: 3 / 2 = 1.5 -> 2 (even), so q = [1, 2, 2].
+  // select with a scalar predicate keeps the on_true values: q at 0.5 = [2, 6, 10].
+  expectAllPass(R"(  %x = stablehlo.constant dense<[1.0, 3.0, 5.0]> : tensor<3xf32>
+  %lo = stablehlo.constant dense<2.0> : tensor<f32>
+  %hi = stablehlo.constant dense<4.0> : tensor<f32>
+  %qx = stablehlo.uniform_quantize %x : (tensor<3xf32>) -> tensor<3x!quant.uniform<i8:f32, 0.5>>
+  %ql = stablehlo.uniform_quantize %lo : (tensor<f32>) -> tensor<!quant.uniform<i8:f32, 1.0>>
+  %qh = stablehlo.uniform_quantize %hi : (tensor<f32>) -> tensor<!quant.uniform<i8:f32, 1.0>>
+  %c = stablehlo.clamp %ql, %qx, %qh : (tensor<!quant.uniform<i8:f32, 1.0>>, tensor<3x!quant.uniform<i8:f32, 0.5>>, tensor<!quant.uniform<i8:f32, 1.0>>) -> tensor<3x!quant.uniform<i8:f32, 2.0>>
+  %ci = stablehlo.bitcast_convert %c : (tensor<3x!quant.uniform<i8:f32, 2.0>>) -> tensor<3xi8>
+  check.expect_eq_const %ci, dense<[1, 2, 2]> : tensor<3xi8>
+  %t = stablehlo.constant dense<true> : tensor<i1>
+  %s = stablehlo.select %t, %qx, %qx : tensor<i1>, tensor<3x!quant.uniform<i8:f32, 0.5>>
+  %si = stablehlo.bitcast_convert %s : (tensor<3x!quant.uniform<i8:f32, 0.5>>) -> tensor<3xi8>
+  check.expect_eq_const %si, dense<[2, 6, 10]> : tensor<3xi8>)",
+                2);
+}
+
 TEST(ExecQuantized, DotGeneralQuantizedAndHybrid) {
   // [[1, 2]] . [[2], [4]] = [[10]]; at 0.25 in i32 storage q = 40. The hybrid
   // form (f32 lhs, quantized rhs, f32 result) is the plain float product.
