@@ -53,7 +53,8 @@ const std::unordered_set<std::string_view> &quantizedOk() {
       "stablehlo.tan", "stablehlo.tanh", "stablehlo.compare", "stablehlo.select", "stablehlo.clamp",
       "stablehlo.dot_general", "stablehlo.dot", "stablehlo.convolution",
       // Values moved unchanged (the spec gives these one element type in and out).
-      "stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.transpose", "stablehlo.slice",
+      "stablehlo.broadcast_in_dim", "stablehlo.dynamic_broadcast_in_dim", "stablehlo.reshape",
+      "stablehlo.dynamic_reshape", "stablehlo.get_dimension_size", "stablehlo.transpose", "stablehlo.slice",
       "stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice", "stablehlo.concatenate", "stablehlo.pad",
       "stablehlo.reverse", "stablehlo.gather", "stablehlo.tuple", "stablehlo.get_tuple_element",
       "stablehlo.optimization_barrier", "func.call", "call", "stablehlo.while", "stablehlo.if", "stablehlo.case"};
