@@ -129,6 +129,18 @@ TEST(ExecQuantized, DotGeneralQuantizedAndHybrid) {
                 2);
 }
 
+TEST(ExecQuantized, ConvolutionQuantized) {
+  // [1, 2, 3] * window [1, 2] (valid) = [1 + 4, 2 + 6] = [5, 8]; at 0.25: q = [20, 32].
+  expectAllPass(R"(  %l = stablehlo.constant dense<[[[1.0], [2.0], [3.0]]]> : tensor<1x3x1xf32>
+  %k = stablehlo.constant dense<[[[1.0]], [[2.0]]]> : tensor<2x1x1xf32>
+  %ql = stablehlo.uniform_quantize %l : (tensor<1x3x1xf32>) -> tensor<1x3x1x!quant.uniform<i8:f32, 0.5>>
+  %qk = stablehlo.uniform_quantize %k : (tensor<2x1x1xf32>) -> tensor<2x1x1x!quant.uniform<i8:f32, 0.5>>
+  %c = stablehlo.convolution(%ql, %qk) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x1x!quant.uniform<i8:f32, 0.5>>, tensor<2x1x1x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x2x1x!quant.uniform<i32:f32, 0.25>>
+  %ci = stablehlo.bitcast_convert %c : (tensor<1x2x1x!quant.uniform<i32:f32, 0.25>>) -> tensor<1x2x1xi32>
+  check.expect_eq_const %ci, dense<[[[20], [32]]]> : tensor<1x2x1xi32>)",
+                1);
+}
+
 TEST(ExecQuantized, OtherOpsRefuseQuantizedOperands) {
   std::unique_ptr<Module> m = testing::parse(R"(func.func @main() -> tensor<2xi8> {
   %x = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
