@@ -108,7 +108,7 @@ int64_t ulpIndex(const DType &d, double v) {
   int64_t bits;
   if (d.isNarrowFloat()) {
     uint32_t b = d.format.encode(v);
-    uint32_t sign = 1u << (d.format.totalBits() - 1);
+    uint32_t sign = d.format.hasSign() ? 1u << (d.format.totalBits() - 1) : 0;  // E8M0FNU: none
     bits = (b & sign) ? -int64_t(b & (sign - 1)) : int64_t(b);
   } else if (d.storage == Storage::F32) {
     float f = float(v);

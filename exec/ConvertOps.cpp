@@ -65,7 +65,7 @@ void compareOp(Interpreter &I, OpId op) {
 
 void selectOp(Interpreter &I, OpId op) {
   const Tensor &p = I.in(op, 0), &x = I.in(op, 1), &y = I.in(op, 2);
-  if (p.rank() == 0) {
+  if (p.rank() == 0 && !x.dtype.isQuantized()) {
     I.setResult(op, 0, p.data<uint8_t>()[0] ? I.operand(op, 1) : I.operand(op, 2));
     return;
   }
@@ -73,8 +73,10 @@ void selectOp(Interpreter &I, OpId op) {
   size_t w = storageSize(x.dtype.storage);
   int64_t n = r->numElements();
   const uint8_t *c = p.data<uint8_t>();
+  int64_t cs = p.rank() == 0 ? 0 : 1;  // a scalar predicate (quantized operands)
   for (int64_t i = 0; i < n; ++i)
-    std::memcpy(r->bytes.data() + i * w, (c[i] ? x : y).bytes.data() + i * w, w);
+    std::memcpy(r->bytes.data() + i * w, (c[i * cs] ? x : y).bytes.data() + i * w, w);
+  if (r->dtype.isQuantized()) normalize(*r);  // dequantize_select_quantize
   I.setResult(op, 0, r);
 }
 
@@ -103,6 +105,7 @@ void clampOp(Interpreter &I, OpId op) {
       }
     }
   });
+  normalize(*r);  // quantized: onto the result's grid (dequantize_op_quantize)
   I.setResult(op, 0, r);
 }
 

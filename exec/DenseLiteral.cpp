@@ -86,6 +86,14 @@ template <typename T> void setLeaf(T *p, std::string_view leaf, const DType &d) 
 }  // namespace
 
 TensorPtr decodeDense(std::string_view body, const DType &dtype, const std::vector<int64_t> &shape) {
+  if (dtype.isQuantized()) {
+    // Quantized literals spell the storage integers.
+    TensorPtr ints = decodeDense(body, dtypeByName(dtype.quant->storage), shape);
+    std::vector<unsigned char> raw = packBits(*ints);
+    TensorPtr q = makeTensor(dtype, shape);
+    unpackBits(*q, raw.data(), raw.size());
+    return q;
+  }
   TensorPtr t = makeTensor(dtype, shape);
   int64_t n = t->numElements();
   while (!body.empty() && std::isspace((unsigned char)body.front())) body.remove_prefix(1);

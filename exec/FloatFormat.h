@@ -6,6 +6,13 @@
 //   f.round(500.0)  -> NaN (past the largest finite 448, no infinity)
 //   f.round(0.3)    -> 0.3125
 //   f.encode(1.0)   -> 0x38;  f.decode(0x38) -> 1.0
+//
+// f8E8M0FNU (the OCP MX block scale) is exponent-only and unsigned: a code
+// e is 2^(e - 127), 0xFF is NaN, and there is no zero, sign or infinity:
+//
+//   FloatFormat s = floatFormatByName("f8E8M0FNU");
+//   s.round(3.1415) -> 4;  s.round(0.1) -> 0.125;  s.round(0.0) -> 2^-127;
+//   s.round(-1.0)   -> NaN;  s.encode(2.0) -> 0x80
 #pragma once
 
 #include <cstdint>
@@ -19,12 +26,14 @@ struct FloatFormat {
     AllOnes,   // *FN: only S.1111.111 is NaN, no infinity
     NegZero,   // *FNUZ: 0x80 is NaN, no infinity, no negative zero
     None,      // f4/f6 FN: every code is finite
+    Unsigned,  // E8M0FNU: no sign bit, no zero; all ones is NaN, no infinity
   };
   int expBits = 0, mantBits = 0, bias = 0;
   Nan nan = Nan::Ieee;
 
   bool valid() const { return expBits > 0; }
-  int totalBits() const { return 1 + expBits + mantBits; }
+  bool hasSign() const { return nan != Nan::Unsigned; }
+  int totalBits() const { return (hasSign() ? 1 : 0) + expBits + mantBits; }
   double maxFinite() const;
   double round(double v) const;  // nearest value of the format (ties to even)
   uint32_t encode(double v) const;

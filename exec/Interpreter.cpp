@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "exec/DenseLiteral.h"
+#include "exec/QuantizedOps.h"
 #include "exec/ShapeGuard.h"
 
 namespace autopart::exec {
@@ -130,6 +131,7 @@ void Interpreter::runOp(OpId op) {
   if (!k) fail(op, "unsupported op '" + std::string(m.opName(op)) + "'");
   try {
     checkElementwiseOperands(*this, op);
+    checkQuantizedOp(*this, op);
     k(*this, op);
   } catch (const ExecError &) {
     throw;

@@ -7,6 +7,14 @@
 namespace autopart::exec {
 
 DType dtypeByName(const std::string &name) {
+  if (isQuantizedTypeName(name)) {
+    auto q = std::make_shared<const QuantParams>(parseQuantType(name));
+    DType d = dtypeByName(q->expressed);
+    if (!d.isFloat) throw std::runtime_error("quantized type with a non-float expressed type: " + name);
+    d.name = name;
+    d.quant = std::move(q);
+    return d;
+  }
   DType d;
   d.name = name;
   auto intType = [&](bool isSigned, int bits) {
@@ -89,7 +97,9 @@ TensorPtr makeTensorOfType(const TypeTable &types, TypeId t) {
 void normalize(Tensor &t) {
   const DType &d = t.dtype;
   int64_t n = t.numElements();
-  if (d.isBool()) {
+  if (d.isQuantized()) {
+    snapToGrid(t);
+  } else if (d.isBool()) {
     uint8_t *p = t.data<uint8_t>();
     for (int64_t i = 0; i < n; ++i) p[i] &= 1;
   } else if (d.isInt() && d.bits < 8) {
@@ -146,6 +156,7 @@ std::vector<int64_t> tensorInts(const Tensor &t) {
 }
 
 size_t packedElementBytes(const DType &d) {
+  if (d.isQuantized()) return quantStorageBytes(*d.quant);
   if (d.isNarrowFloat()) return size_t((d.bits + 7) / 8);
   return storageSize(d.storage);
 }
@@ -153,6 +164,7 @@ size_t packedElementBytes(const DType &d) {
 std::vector<unsigned char> packBits(const Tensor &t) {
   const DType &d = t.dtype;
   int64_t n = t.numElements();
+  if (d.isQuantized()) return quantizedStorageBytes(t);
   if (!d.isNarrowFloat()) {
     std::vector<unsigned char> out(t.bytes.begin(), t.bytes.end());
     if (d.isInt() && d.bits < 8 && d.isSigned) {
@@ -174,6 +186,10 @@ std::vector<unsigned char> packBits(const Tensor &t) {
 void unpackBits(Tensor &t, const unsigned char *raw, size_t numBytes) {
   const DType &d = t.dtype;
   int64_t n = t.numElements();
+  if (d.isQuantized()) {
+    setFromStorageBytes(t, raw, numBytes);
+    return;
+  }
   if (!d.isNarrowFloat()) {
     std::memcpy(t.bytes.data(), raw, std::min(numBytes, t.bytes.size()));
     normalize(t);

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "exec/FloatFormat.h"
+#include "exec/Quantized.h"
 #include "ir/Types.h"
 
 namespace autopart::exec {
@@ -35,11 +36,19 @@ struct DType {
   bool isSigned = false;     // signed / signless integers
   FloatFormat format;        // narrow floats (f16, bf16, f8*): the format to round to
   std::string name;          // "f32", "ui4", "complex<f32>"
+  // Quantized element types: the parameters; the storage is the expressed
+  // type's and holds dequantized values (exec/Quantized.h).
+  std::shared_ptr<const QuantParams> quant;
 
   bool isInt() const { return !isFloat && !isComplex && storage != Storage::None; }
   bool isBool() const { return storage == Storage::Bool; }
   bool isNarrowFloat() const { return isFloat && format.valid(); }
-  bool operator==(const DType &o) const { return name == o.name; }
+  bool isQuantized() const { return quant != nullptr; }
+  // Same in-memory representation: the same type, or two quantized types
+  // over one expressed type (their values are both dequantized floats).
+  bool operator==(const DType &o) const {
+    return name == o.name || (quant && o.quant && quant->expressed == o.quant->expressed);
+  }
 };
 
 // The executor's dtype of an element type (scalar TypeId); throws
