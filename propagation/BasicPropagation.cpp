@@ -250,14 +250,20 @@ bool BasicPropagation::propagateThrough(OpId op, const OpShardingRule *rule, con
                                         PropagationDirection barrier, bool allFactors, bool memoize) {
   globalViews_.clear();
   views_.clear();
+  bool anySharded = false;
   for (const Participant &p : operands) {
     views_.push_back(view(p));
+    anySharded |= views_.back() != nullptr;
     memoize &= !p.manual;
   }
   for (const Participant &p : results) {
     views_.push_back(view(p));
+    anySharded |= views_.back() != nullptr;
     memoize &= !p.manual;
   }
+  // No sharding, no mesh: nothing can move (most steps of a sparsely
+  // annotated program; cheaper than a memo lookup).
+  if (!anySharded) return false;
   dirs_.resize(stepRule.numFactors());
   for (size_t f = 0; f < dirs_.size(); ++f)
     dirs_[f] = allFactors ? PropagationDirection::Both : intersectionOf(barrier, direction(op, rule, f));

@@ -16,8 +16,10 @@
 //   return in the identity step that ends the fixpoint.
 //
 // Costs are per program, not per step: the graph's tables are flat arrays,
-// each op's kind and rule are looked up once, and a step projects into
-// buffers the next step reuses (docs/propagation-speed.md).
+// each op's kind and rule are looked up once, slots hold interned shardings
+// (equal ones are one pointer), and a step's outcome is memoized by its rule,
+// directions and those pointers, so repeated layers cost a lookup each
+// (docs/propagation-speed.md).
 //
 // The priority passes build on this class: they override `propagate` to run
 // the fixpoint several times (OpPriorityPropagation.h,
