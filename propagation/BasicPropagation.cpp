@@ -26,6 +26,12 @@ bool isEmptyMesh(const Mesh &mesh) { return mesh.axes.empty() && mesh.deviceIds.
 
 }  // namespace
 
+size_t BasicPropagation::KeyHash::operator()(const std::vector<uint64_t> &k) const {
+  uint64_t h = k.size();
+  for (uint64_t w : k) h = (h ^ w) * 0x9e3779b97f4a7c15ULL + (h >> 29);
+  return size_t(h ^ (h >> 32));
+}
+
 bool BasicPropagation::run(PropagationStats *stats) {
   if (m_.top == kNone) return true;
   isolateConflictingShardingGroups(m_, diags_);
@@ -60,9 +66,11 @@ void BasicPropagation::classifyOps() {
   kinds_.assign(m_.ops.size(), StepKind::None);
   stepRules_.assign(m_.ops.size(), nullptr);
   inStack_.assign(m_.ops.size(), false);
-  stepDirection_ = [this](size_t f) { return intersectionOf(dirBarrier_, direction(dirOp_, dirRule_, f)); };
+  elementwise_.assign(m_.ops.size(), false);
+  stepDirection_ = [this](size_t f) { return dirs_[f]; };
   for (OpId op : graph_->ops()) {
     std::string_view name = m_.opName(op);
+    elementwise_[op] = graph_->infoOf(op).category == OpCategory::Elementwise || name == "sdy.sharding_constraint";
     StepKind &kind = kinds_[op];
     if (name == "sdy.data_flow_edge" || name == "sdy.func_data_flow_edge") {
       if (const Edge *e = graph_->edgeOf(op)) {
@@ -133,12 +141,14 @@ void BasicPropagation::step(OpId op) {
   case StepKind::None: return;
   case StepKind::Edge: {
     const Edge *e = graph_->edgeOf(op);
-    propagateThrough(op, nullptr, *stepRules_[op], e->sources, {&e->target, 1});
+    propagateThrough(op, nullptr, *stepRules_[op], e->sources, {&e->target, 1}, PropagationDirection::Both, false,
+                     /*memoize=*/true);
     return;
   }
   case StepKind::Barrier: {
     Participant in{graph_->slotOf(m_.operand(op, 0))}, out{graph_->slotOf(m_.result(op, 0))};
-    propagateThrough(op, nullptr, *stepRules_[op], {&in, 1}, {&out, 1}, barrierDirection(op));
+    propagateThrough(op, nullptr, *stepRules_[op], {&in, 1}, {&out, 1}, barrierDirection(op), false,
+                     /*memoize=*/true);
     return;
   }
   case StepKind::Rule:
@@ -151,7 +161,11 @@ void BasicPropagation::step(OpId op) {
   results_.clear();
   for (ValueId v : m_.operands(op)) operands_.push_back({graph_->slotOf(v)});
   for (uint32_t i = 0; i < m_.numResults(op); ++i) results_.push_back({graph_->slotOf(m_.result(op, i))});
-  if (propagateThrough(op, rule, *rule, operands_, results_) && options_.keepShardingRules)
+  // A memoized rule is shared by equal ops, so its address names it; a
+  // context rule is rebuilt per op and is not memoized.
+  bool memoize = kinds_[op] == StepKind::RuleReady;
+  if (propagateThrough(op, rule, *rule, operands_, results_, PropagationDirection::Both, false, memoize) &&
+      options_.keepShardingRules)
     rulesToKeep_.push_back(op);
 }
 
@@ -178,7 +192,7 @@ void BasicPropagation::propagateFuncResults(OpId func) {
     if (resSlots[i] == kNoSlot || graph_->slotOf(v) == kNoSlot) continue;
     Participant in{graph_->slotOf(v)}, out{resSlots[i]};
     propagateThrough(func, nullptr, identityRule(m_.type(v), 1), {&in, 1}, {&out, 1}, PropagationDirection::Both,
-                     /*allFactors=*/true);
+                     /*allFactors=*/true, /*memoize=*/true);
   }
 }
 
@@ -186,10 +200,10 @@ void BasicPropagation::propagateFuncResults(OpId func) {
 // The sharding a participant shows in the step's (global) view; converted
 // ones (manual computation edges) live in `globalViews_` until the next step.
 const TensorSharding *BasicPropagation::view(const Participant &p) {
-  if (p.slot == kNoSlot || !graph_->slot(p.slot).sharding) return nullptr;
-  const TensorSharding &s = *graph_->slot(p.slot).sharding;
-  if (!p.manual) return &s;
-  globalViews_.push_back(p.manual->toGlobal(s));
+  if (p.slot == kNoSlot) return nullptr;
+  const TensorSharding *s = graph_->slot(p.slot).sharding;
+  if (!s || !p.manual) return s;
+  globalViews_.push_back(p.manual->toGlobal(*s));
   return &globalViews_.back();
 }
 
@@ -228,18 +242,78 @@ void BasicPropagation::project(const OpShardingRule &rule, std::span<const Parti
 
 // Returns whether any slot changed. `rule` is what `direction` is asked
 // about (nullptr for edges, barriers and function results), `stepRule` the
-// rule the step projects onto.
+// rule the step projects onto. With `memoize` (a `stepRule` that lives as
+// long as the pass and stands for every op it was built for), the outcome is
+// looked up in `memo_` first.
 bool BasicPropagation::propagateThrough(OpId op, const OpShardingRule *rule, const OpShardingRule &stepRule,
                                         std::span<const Participant> operands, std::span<const Participant> results,
-                                        PropagationDirection barrier, bool allFactors) {
+                                        PropagationDirection barrier, bool allFactors, bool memoize) {
   globalViews_.clear();
   views_.clear();
-  for (const Participant &p : operands) views_.push_back(view(p));
-  for (const Participant &p : results) views_.push_back(view(p));
+  bool anySharded = false;
+  for (const Participant &p : operands) {
+    views_.push_back(view(p));
+    anySharded |= views_.back() != nullptr;
+    memoize &= !p.manual;
+  }
+  for (const Participant &p : results) {
+    views_.push_back(view(p));
+    anySharded |= views_.back() != nullptr;
+    memoize &= !p.manual;
+  }
+  // No sharding, no mesh: nothing can move (most steps of a sparsely
+  // annotated program; cheaper than a memo lookup).
+  if (!anySharded) return false;
+  dirs_.resize(stepRule.numFactors());
+  for (size_t f = 0; f < dirs_.size(); ++f)
+    dirs_[f] = allFactors ? PropagationDirection::Both : intersectionOf(barrier, direction(op, rule, f));
+  const TensorSharding *const *outcome;
+  if (memoize) {
+    // Everything the outcome depends on: the rule, each factor's direction,
+    // the kind of op and the (interned) shardings of the step's tensors.
+    key_.clear();
+    key_.push_back(uint64_t(reinterpret_cast<uintptr_t>(&stepRule)));
+    key_.push_back(uint64_t(allFactors) | uint64_t(elementwise_[op]) << 1 | uint64_t(operands.size()) << 2);
+    for (PropagationDirection d : dirs_) key_.push_back(uint64_t(d));
+    for (const TensorSharding *v : views_) key_.push_back(uint64_t(reinterpret_cast<uintptr_t>(v)));
+    auto [it, added] = memo_.try_emplace(key_, uint32_t(memoOutcomes_.size()));
+    if (added) {
+      memoOutcomes_.resize(memoOutcomes_.size() + views_.size(), nullptr);
+      computeStep(op, stepRule, operands, results, allFactors, &memoOutcomes_[it->second]);
+    }
+    outcome = &memoOutcomes_[it->second];
+  } else {
+    outcomes_.assign(views_.size(), nullptr);
+    computeStep(op, stepRule, operands, results, allFactors, outcomes_.data());
+    outcome = outcomes_.data();
+  }
+
+  bool any = false;
+  for (size_t t = 0; t < views_.size(); ++t) {
+    const TensorSharding *s = outcome[t];
+    if (!s) continue;
+    const Participant &p = t < operands.size() ? operands[t] : results[t - operands.size()];
+    if (p.slot == kNoSlot || graph_->slot(p.slot).storage == Storage::None) continue;
+    if (p.manual) s = graph_->intern(p.manual->toLocal(*s));
+    const TensorSharding *old = graph_->slot(p.slot).sharding;
+    bool emptyAxes = true;
+    for (const DimSharding &d : s->dims) emptyAxes &= d.axes.empty();
+    if ((!old && emptyAxes) || old == s) continue;
+    setSlot(p.slot, s, op);
+    any = true;
+  }
+  return any;
+}
+
+// The step's new (global, interned) sharding per tensor, operands then
+// results, into `out` (left null where a tensor does not change).
+void BasicPropagation::computeStep(OpId op, const OpShardingRule &stepRule, std::span<const Participant> operands,
+                                   std::span<const Participant> results, bool allFactors,
+                                   const TensorSharding **out) {
   const TensorSharding *meshSource = meshSourceOf();
-  if (!meshSource) return false;
-  // Copied: the updates below may overwrite the sharding they come from. A
-  // named mesh stays in the graph; an inline one is copied too.
+  if (!meshSource) return;
+  // Copied: interning below may not move it, but the mesh of an inline
+  // sharding is kept apart from the table all the same.
   meshName_ = meshSource->meshName;
   inlineMesh_ = meshSource->inlineMesh;
   const Mesh &meshValue = inlineMesh_ ? *inlineMesh_ : *graph_->meshOf(*meshSource);
@@ -248,53 +322,36 @@ bool BasicPropagation::propagateThrough(OpId op, const OpShardingRule *rule, con
   FactorPropagationParams &params = params_;
   params.strategy = options_.strategy;
   params.conservative = options_.conservative;
-  dirOp_ = op;
-  dirRule_ = rule;
-  dirBarrier_ = barrier;
   if (allFactors) params.direction = nullptr;
   else params.direction = stepDirection_;
-  // The op table is looked up once per op name (graph cache), not per step.
-  params.elementwiseOp = graph_->infoOf(op).category == OpCategory::Elementwise ||
-                         m_.opName(op) == "sdy.sharding_constraint";
+  params.elementwiseOp = elementwise_[op];
   OpProjection &projection = projection_;
   const std::vector<bool> &changed = propagateFactors(projection, stepRule, meshValue, params, factorScratch_);
-
-  bool any = false;
   for (size_t t = 0; t < changed.size(); ++t) {
     if (!changed[t]) continue;
     bool isOperand = t < operands.size();
-    const Participant &p = isOperand ? operands[t] : results[t - operands.size()];
-    if (p.slot == kNoSlot || graph_->slot(p.slot).storage == Storage::None) continue;
     const OpShardingRule::TensorFactors &mapping =
         isOperand ? stepRule.operands[t] : stepRule.results[t - operands.size()];
     TensorSharding s = toTensorSharding(projection.tensor(t), mapping, stepRule, meshName_, meshValue);
     s.inlineMesh = inlineMesh_;
-    if (p.manual) s = p.manual->toLocal(std::move(s));
-    const std::optional<TensorSharding> &old = graph_->slot(p.slot).sharding;
-    bool emptyAxes = true;
-    for (const DimSharding &d : s.dims) emptyAxes &= d.axes.empty();
-    if ((!old && emptyAxes) || (old && *old == s)) continue;
-    setSlot(p.slot, std::move(s), op);
-    any = true;
+    out[t] = graph_->intern(std::move(s));
   }
-  return any;
 }
 
 // Sharding group members follow the slot that changed.
-void BasicPropagation::setSlot(uint32_t slot, TensorSharding s, OpId current) {
+void BasicPropagation::setSlot(uint32_t slot, const TensorSharding *s, OpId current) {
   ++stats_.updates;
   Slot &changed = graph_->slot(slot);
-  changed.sharding = std::move(s);
+  changed.sharding = s;
   changed.changed = true;
   notify(slot, current);
   int64_t g = changed.group;
   if (g < 0) return;
-  const TensorSharding &shared = *changed.sharding;
   for (uint32_t other : graph_->groupMembers(g)) {
     Slot &o = graph_->slot(other);
     if (other == slot || o.storage == Storage::None) continue;
-    if (o.sharding && *o.sharding == shared) continue;
-    o.sharding = shared;
+    if (o.sharding == s) continue;
+    o.sharding = s;
     o.changed = true;
     notify(other, current);
   }
@@ -309,12 +366,12 @@ void BasicPropagation::writeBack() {
     switch (s.storage) {
     case Storage::None: break;
     case Storage::FuncArg:
-      MutableFuncView{m_, s.op}.setArgAttr(s.index, "sdy.sharding", m_.attrs.sharding(*s.sharding));
+      MutableFuncView{m_, s.op}.setArgAttr(s.index, "sdy.sharding", shardingAttr(s.sharding));
       break;
     case Storage::FuncResult:
-      MutableFuncView{m_, s.op}.setResultAttr(s.index, "sdy.sharding", m_.attrs.sharding(*s.sharding));
+      MutableFuncView{m_, s.op}.setResultAttr(s.index, "sdy.sharding", shardingAttr(s.sharding));
       break;
-    case Storage::OpAttr: m_.setAttr(s.op, "sharding", m_.attrs.sharding(*s.sharding)); break;
+    case Storage::OpAttr: m_.setAttr(s.op, "sharding", shardingAttr(s.sharding)); break;
     case Storage::OpResult: perOp.push_back({s.op, i}); break;
     case Storage::InSharding:
     case Storage::OutSharding: writeListEntry(s); break;
@@ -343,34 +400,44 @@ void BasicPropagation::writeListEntry(const Slot &s) {
 }
 
 // The op's `sdy.sharding` list; results without a sharding yet get an open
-// one on the mesh of a changed result.
+// one on the mesh of a changed result. Interning an attribute prints it, and
+// most ops repeat a few lists, so the list is looked up by what it is made
+// of first: the op's old list, the changed results' (interned) shardings and
+// the other results' types.
 void BasicPropagation::writeOpResults(OpId op, std::span<const std::pair<OpId, uint32_t>> changedSlots) {
-  std::vector<TensorSharding> all;
   AttrId existing = m_.attr(op, "sdy.sharding");
-  if (existing != kNoAttr && m_.attrs.kind(existing) == AttrKind::ShardingPerValue)
-    all = m_.attrs.get(existing).shardings;
-  const TensorSharding &any = *graph_->slot(changedSlots.front().second).sharding;
-  all.resize(m_.numResults(op));
-  for (uint32_t i = 0; i < m_.numResults(op); ++i) {
-    if (!all[i].dims.empty() || !all[i].meshName.empty() || all[i].inlineMesh) continue;
-    TypeId t = m_.type(m_.result(op, i));
-    all[i] = TensorSharding::open(any.meshName, m_.types.isTensor(t) ? size_t(m_.types.rank(t)) : 0);
-    all[i].inlineMesh = any.inlineMesh;
+  if (existing != kNoAttr && m_.attrs.kind(existing) != AttrKind::ShardingPerValue) existing = kNoAttr;
+  const TensorSharding *any = graph_->slot(changedSlots.front().second).sharding;
+  uint32_t numResults = m_.numResults(op);
+  key_.assign(numResults + 3, 0);
+  key_[0] = existing;
+  key_[1] = uint64_t(reinterpret_cast<uintptr_t>(any));
+  key_[2] = numResults;
+  for (uint32_t i = 0; i < numResults; ++i) key_[3 + i] = uint64_t(m_.type(m_.result(op, i))) << 1 | 1;
+  for (const auto &[owner, slot] : changedSlots)
+    key_[3 + graph_->slot(slot).index] = uint64_t(reinterpret_cast<uintptr_t>(graph_->slot(slot).sharding));
+  auto [it, added] = listAttrs_.try_emplace(key_, kNoAttr);
+  if (added) {
+    std::vector<TensorSharding> all;
+    if (existing != kNoAttr) all = m_.attrs.get(existing).shardings;
+    all.resize(numResults);
+    for (uint32_t i = 0; i < numResults; ++i) {
+      if (!all[i].dims.empty() || !all[i].meshName.empty() || all[i].inlineMesh) continue;
+      TypeId t = m_.type(m_.result(op, i));
+      all[i] = TensorSharding::open(any->meshName, m_.types.isTensor(t) ? size_t(m_.types.rank(t)) : 0);
+      all[i].inlineMesh = any->inlineMesh;
+    }
+    for (const auto &[owner, slot] : changedSlots) all[graph_->slot(slot).index] = *graph_->slot(slot).sharding;
+    it->second = m_.attrs.shardingPerValue(std::move(all));
   }
-  for (const auto &[owner, slot] : changedSlots) all[graph_->slot(slot).index] = *graph_->slot(slot).sharding;
-  m_.setAttr(op, "sdy.sharding", shardingPerValue(std::move(all)));
+  m_.setAttr(op, "sdy.sharding", it->second);
 }
 
-// Interning an attribute prints it; neighbouring ops mostly repeat a few
-// lists, so the last few are remembered (equal lists print equal text).
-AttrId BasicPropagation::shardingPerValue(std::vector<TensorSharding> all) {
-  for (const auto &[list, attr] : recentLists_)
-    if (list == all) return attr;
-  AttrId attr = m_.attrs.shardingPerValue(all);
-  if (recentLists_.size() < kRecentLists) recentLists_.push_back({std::move(all), attr});
-  else recentLists_[nextRecent_] = {std::move(all), attr};
-  nextRecent_ = (nextRecent_ + 1) % kRecentLists;
-  return attr;
+// The `#sdy.sharding` attribute of an interned sharding, printed once.
+AttrId BasicPropagation::shardingAttr(const TensorSharding *s) {
+  auto [it, added] = shardingAttrs_.try_emplace(s, kNoAttr);
+  if (added) it->second = m_.attrs.sharding(*s);
+  return it->second;
 }
 
 namespace {

@@ -16,8 +16,10 @@
 //   return in the identity step that ends the fixpoint.
 //
 // Costs are per program, not per step: the graph's tables are flat arrays,
-// each op's kind and rule are looked up once, and a step projects into
-// buffers the next step reuses (docs/propagation-speed.md).
+// each op's kind and rule are looked up once, slots hold interned shardings
+// (equal ones are one pointer), and a step's outcome is memoized by its rule,
+// directions and those pointers, so repeated layers cost a lookup each
+// (docs/propagation-speed.md).
 //
 // The priority passes build on this class: they override `propagate` to run
 // the fixpoint several times (OpPriorityPropagation.h,
@@ -90,12 +92,15 @@ private:
   // `barrier`) unless `allFactors`, which lets every factor move both ways.
   bool propagateThrough(OpId op, const OpShardingRule *rule, const OpShardingRule &stepRule,
                         std::span<const Participant> operands, std::span<const Participant> results,
-                        PropagationDirection barrier = PropagationDirection::Both, bool allFactors = false);
-  void setSlot(uint32_t slot, TensorSharding s, OpId current);
+                        PropagationDirection barrier = PropagationDirection::Both, bool allFactors = false,
+                        bool memoize = false);
+  void computeStep(OpId op, const OpShardingRule &stepRule, std::span<const Participant> operands,
+                   std::span<const Participant> results, bool allFactors, const TensorSharding **out);
+  void setSlot(uint32_t slot, const TensorSharding *s, OpId current);
   void writeBack();
   void writeListEntry(const Slot &s);
   void writeOpResults(OpId op, std::span<const std::pair<OpId, uint32_t>> changedSlots);
-  AttrId shardingPerValue(std::vector<TensorSharding> all);
+  AttrId shardingAttr(const TensorSharding *s);
 
   Module &m_;
   const PropagationOptions options_;
@@ -121,17 +126,27 @@ private:
   OpProjection projection_;
   FactorPropagationScratch factorScratch_;
   FactorPropagationParams params_;
-  std::function<PropagationDirection(size_t)> stepDirection_;
-  OpId dirOp_ = kNone;
-  const OpShardingRule *dirRule_ = nullptr;
-  PropagationDirection dirBarrier_ = PropagationDirection::Both;
+  std::function<PropagationDirection(size_t)> stepDirection_;  // reads dirs_
+  std::vector<PropagationDirection> dirs_;                      // per factor of the step
+  std::vector<const TensorSharding *> outcomes_;
   std::string meshName_;
   std::optional<Mesh> inlineMesh_;
 
-  // The last `sdy.sharding` lists written back, with their attributes.
-  static constexpr size_t kRecentLists = 8;
-  std::vector<std::pair<std::vector<TensorSharding>, AttrId>> recentLists_;
-  size_t nextRecent_ = 0;
+  // Steps are pure functions of their rule, directions and interned
+  // shardings; equal ops with equal shardings (every layer of a model, every
+  // block of a chain) share one outcome: per tensor, its new sharding or
+  // null, at memoOutcomes_[memo_[key]].
+  struct KeyHash {
+    size_t operator()(const std::vector<uint64_t> &k) const;
+  };
+  std::vector<uint64_t> key_;
+  std::unordered_map<std::vector<uint64_t>, uint32_t, KeyHash> memo_;
+  std::vector<const TensorSharding *> memoOutcomes_;
+  std::vector<bool> elementwise_;  // per op: params.elementwiseOp
+
+  // Written-back attributes by what they are made of (see writeOpResults).
+  std::unordered_map<std::vector<uint64_t>, AttrId, KeyHash> listAttrs_;
+  std::unordered_map<const TensorSharding *, AttrId> shardingAttrs_;
 };
 
 }  // namespace autopart

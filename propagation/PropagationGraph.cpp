@@ -12,7 +12,31 @@ const TensorSharding *asSharding(const Module &m, AttrId a) {
   return a != kNoAttr && m.attrs.kind(a) == AttrKind::Sharding ? m.attrs.get(a).sharding.get() : nullptr;
 }
 
+void mix(size_t &h, uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); }
+
+void mixAxes(size_t &h, const AxisList &axes) {
+  mix(h, axes.size());
+  for (const AxisRef &a : axes) {
+    mix(h, std::hash<std::string_view>()(a.name));
+    mix(h, uint64_t(a.preSize));
+    mix(h, uint64_t(a.subSize));
+  }
+}
+
 }  // namespace
+
+size_t ShardingTable::Hash::operator()(const TensorSharding &s) const {
+  size_t h = std::hash<std::string_view>()(s.meshName);
+  mix(h, s.inlineMesh ? s.inlineMesh->axes.size() + 1 : 0);
+  for (const DimSharding &d : s.dims) {
+    mixAxes(h, d.axes);
+    mix(h, uint64_t(d.closed) | uint64_t(d.priority ? *d.priority + 2 : 0) << 1);
+  }
+  mixAxes(h, s.replicated);
+  mixAxes(h, s.unreduced);
+  mix(h, std::hash<std::string_view>()(s.unreducedKind));
+  return h;
+}
 
 PropagationGraph::PropagationGraph(const Module &m) : m_(m) {
   collectMeshes();
@@ -109,7 +133,7 @@ uint32_t PropagationGraph::newSlot(Storage storage, OpId op, uint32_t index, con
   s.storage = storage;
   s.op = op;
   s.index = index;
-  if (initial) s.sharding = *initial;
+  if (initial) s.sharding = intern(*initial);
   return uint32_t(slots_.size() - 1);
 }
 
@@ -339,16 +363,15 @@ void PropagationGraph::buildGroups() {
     const TensorSharding *common = nullptr;
     bool agree = true;
     for (uint32_t slot : members) {
-      const std::optional<TensorSharding> &s = slots_[slot].sharding;
+      const TensorSharding *s = slots_[slot].sharding;
       if (!s || isFullyOpenUnsharded(*s)) continue;
-      if (!common) common = &*s;
-      else agree &= *common == *s;
+      if (!common) common = s;
+      else agree &= common == s;  // interned: equal means the same pointer
     }
     if (!common || !agree) continue;
-    TensorSharding shared = *common;
+    const TensorSharding *shared = common;
     for (uint32_t slot : members)
-      if (slots_[slot].storage != Storage::None &&
-          (!slots_[slot].sharding || !(*slots_[slot].sharding == shared))) {
+      if (slots_[slot].storage != Storage::None && slots_[slot].sharding != shared) {
         slots_[slot].sharding = shared;
         slots_[slot].changed = true;
       }

@@ -30,6 +30,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "ir/Module.h"
@@ -56,7 +57,9 @@ enum class Storage : uint8_t {
 // result, its block arguments and the edge's own result to one slot (the
 // values are `PropagationGraph::membersOf`).
 struct Slot {
-  std::optional<TensorSharding> sharding;
+  // Interned in the graph's table (`PropagationGraph::intern`): equal
+  // shardings are one pointer, so steps compare and copy pointers.
+  const TensorSharding *sharding = nullptr;
   Storage storage = Storage::None;
   OpId op = kNone;     // func for FuncArg/FuncResult, owner otherwise
   uint32_t index = 0;  // argument / result number
@@ -87,6 +90,22 @@ struct Edge {
   std::vector<Use> sourceUses;
 };
 
+// Hash-consing of the shardings propagation holds: one copy of each distinct
+// sharding per program, at a stable address. A 200k-op chain holds a handful
+// of distinct shardings, so slots stay small and "did this change" is a
+// pointer comparison.
+class ShardingTable {
+public:
+  const TensorSharding *intern(TensorSharding s) { return &*set_.insert(std::move(s)).first; }
+  const TensorSharding *intern(const TensorSharding *s) { return s ? intern(TensorSharding(*s)) : nullptr; }
+
+private:
+  struct Hash {
+    size_t operator()(const TensorSharding &s) const;
+  };
+  std::unordered_set<TensorSharding, Hash> set_;
+};
+
 class PropagationGraph {
 public:
   // Builds the graph of every function of `m` (which must have a top op).
@@ -94,6 +113,9 @@ public:
   // Slots and edges point into the graph's own storage.
   PropagationGraph(const PropagationGraph &) = delete;
   PropagationGraph &operator=(const PropagationGraph &) = delete;
+
+  // The one copy of `s` (see ShardingTable); slots hold only such pointers.
+  const TensorSharding *intern(TensorSharding s) { return shardings_.intern(std::move(s)); }
 
   // The mesh `s` names (or its inline mesh); nullptr when unknown.
   const Mesh *meshOf(const TensorSharding &s) const;
@@ -158,6 +180,7 @@ private:
   };
 
   const Module &m_;
+  ShardingTable shardings_;
   // Few per program: found by a linear search, no string map per lookup.
   std::vector<std::pair<std::string, Mesh>> meshes_;
   std::vector<Slot> slots_;

@@ -39,8 +39,9 @@ std::vector<int64_t> UserPriorityPropagation::hideByPriority() {
   PropagationGraph &g = graph();
   for (uint32_t i = 0; i < g.numSlots(); ++i) {
     Slot &slot = g.slot(i);
-    std::optional<TensorSharding> &s = slot.sharding;
-    if (!s || (g.membersOf(i).empty() && slot.storage != Storage::FuncResult)) continue;
+    if (!slot.sharding || (g.membersOf(i).empty() && slot.storage != Storage::FuncResult)) continue;
+    std::optional<TensorSharding> s = *slot.sharding;  // slots hold interned shardings
+
     const Mesh *mesh = g.meshOf(*s);
     bool hides = false;
     for (const DimSharding &d : s->dims) hides |= priorityOf(d) != 0;
@@ -50,6 +51,7 @@ std::vector<int64_t> UserPriorityPropagation::hideByPriority() {
           d.priority.reset();
           slot.changed = true;
         }
+      slot.sharding = g.intern(std::move(*s));
       continue;
     }
     originals_.push_back({i, *s});
@@ -63,6 +65,7 @@ std::vector<int64_t> UserPriorityPropagation::hideByPriority() {
     }
     // Sorted but not merged, so that each revealed axis is found again.
     sortByMesh(s->replicated, *mesh);
+    slot.sharding = g.intern(std::move(*s));
     slot.changed = true;
   }
   std::sort(rounds.begin(), rounds.end());
@@ -75,8 +78,9 @@ std::vector<int64_t> UserPriorityPropagation::hideByPriority() {
 // empty when its round comes: nothing can have changed it.
 void UserPriorityPropagation::revealPriority(int64_t p) {
   for (const auto &[slot, original] : originals_) {
-    std::optional<TensorSharding> &s = graph().slot(slot).sharding;
-    if (!s) continue;
+    const TensorSharding *&interned = graph().slot(slot).sharding;
+    if (!interned) continue;
+    std::optional<TensorSharding> s = *interned;
     AxisList revealed;
     for (size_t d = 0; d < original.dims.size() && d < s->dims.size(); ++d) {
       if (priorityOf(original.dims[d]) != p) continue;
@@ -87,6 +91,7 @@ void UserPriorityPropagation::revealPriority(int64_t p) {
     std::erase_if(s->replicated, [&](const AxisRef &a) {
       return std::find(revealed.begin(), revealed.end(), a) != revealed.end();
     });
+    interned = graph().intern(std::move(*s));
   }
 }
 

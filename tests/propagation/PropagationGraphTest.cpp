@@ -104,5 +104,31 @@ func.func @f(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}
   EXPECT_NE(g.meshOf(*g.slot(arg).sharding), nullptr);
 }
 
+// Slots hold interned shardings: equal shardings are one pointer, which is
+// what lets a step compare and memoize by address.
+TEST(PropagationGraph, EqualShardingsAreOnePointer) {
+  std::unique_ptr<Module> m = parse(R"(
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>},
+             %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>},
+             %arg2: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {?}]>}) -> tensor<8x8xf32> {
+  return %arg0 : tensor<8x8xf32>
+}
+)");
+  ASSERT_TRUE(m);
+  PropagationGraph g(*m);
+  std::span<const ValueId> args = FuncView{*m, m->functions().at(0)}.args();
+  const TensorSharding *a0 = g.slot(g.slotOf(args[0])).sharding;
+  const TensorSharding *a1 = g.slot(g.slotOf(args[1])).sharding;
+  const TensorSharding *a2 = g.slot(g.slotOf(args[2])).sharding;
+  ASSERT_TRUE(a0 && a1 && a2);
+  EXPECT_EQ(a0, a1);
+  EXPECT_NE(a0, a2);  // open vs closed second dimension
+  EXPECT_EQ(g.intern(TensorSharding(*a2)), a2);
+  TensorSharding withPriority = *a0;
+  withPriority.dims[0].priority = 1;
+  EXPECT_NE(g.intern(withPriority), a0);
+}
+
 }  // namespace
 }  // namespace autopart

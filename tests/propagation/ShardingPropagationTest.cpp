@@ -38,6 +38,45 @@ TEST(ShardingPropagation, ChainReachesTheEndInLinearSteps) {
             std::string::npos);
 }
 
+// Steps of equal ops share one memoized outcome only when their tensors'
+// shardings are equal too: the same op kind on differently sharded inputs
+// gets its own result, and a barrier's direction keeps it from reusing the
+// outcome of an identical barrier that lets shardings through.
+TEST(ShardingPropagation, EqualOpsWithDifferentShardingsGetTheirOwnResults) {
+  std::unique_ptr<Module> m = parse(R"(
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>},
+             %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"b"}]>},
+             %arg2: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>})
+    -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {
+  %0 = stablehlo.negate %arg0 : tensor<8x8xf32>
+  %1 = stablehlo.negate %arg1 : tensor<8x8xf32>
+  %2 = stablehlo.negate %arg2 : tensor<8x8xf32>
+  %3 = sdy.propagation_barrier %arg0 allowed_direction=BACKWARD : tensor<8x8xf32>
+  %4 = sdy.propagation_barrier %arg2 allowed_direction=FORWARD : tensor<8x8xf32>
+  return %0, %1, %2, %3, %4 : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
+}
+)");
+  ASSERT_TRUE(m);
+  Diagnostics diags;
+  ASSERT_TRUE(propagateShardings(*m, {}, diags));
+  std::string out = printModule(*m);
+  EXPECT_NE(out.find("%0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{\"a\", ?}, {?}]>]>}"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("%1 = stablehlo.negate %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{?}, {\"b\", ?}]>]>}"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("%2 = stablehlo.negate %arg2 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{\"a\", ?}, {?}]>]>}"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("%3 = sdy.propagation_barrier %arg0 allowed_direction=BACKWARD : tensor<8x8xf32>"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("%4 = sdy.propagation_barrier %arg2 allowed_direction=FORWARD {sdy.sharding"), std::string::npos)
+      << out;
+}
+
 TEST(ShardingPropagation, SecondRunChangesNothing) {
   std::unique_ptr<Module> m = parse(chain(10));
   Diagnostics diags;
