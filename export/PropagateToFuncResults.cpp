@@ -35,7 +35,8 @@ OpId mainOrOnlyFunc(const Module &m) {
 bool run(Module &m, const PassOptions &, Diagnostics &diags) {
   OpId mainFunc = mainOrOnlyFunc(m);
   if (mainFunc == kNone) {
-    diags.error(std::string(kName) + ": the module has no main function");
+    std::vector<OpId> funcs = m.functions();
+    diags.error(m, funcs.empty() ? m.top : funcs.front(), std::string(kName) + ": the module has no main function");
     return false;
   }
   for (OpId func : m.functions()) {
