@@ -92,7 +92,8 @@ bool run(Module &m, const PassOptions &o, Diagnostics &diags) {
       !step("symbol-dce", none) || !step("sdy-constant-or-scalar-merger", none) ||
       !step("sdy-sink-data-flow-edges", none))
     return false;
-  if (forPartitioning && (!step("sdy-remove-sharding-groups", none) || !step("sdy-sharding-constraint-to-reshard", none)))
+  if (forPartitioning &&
+      (!step("sdy-remove-sharding-groups", none) || !step("sdy-sharding-constraint-to-reshard", none)))
     return false;
   if (o.getBool("update-non-divisible-input-output-shardings", true) &&
       (!step("sdy-update-non-divisible-input-output-shardings", none) ||
