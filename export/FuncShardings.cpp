@@ -35,7 +35,8 @@ TensorSharding fullyOpenLike(const Module &m, const TensorSharding &like, TypeId
 bool setValueSharding(Module &m, ValueId v, const TensorSharding &s) {
   const ValueInfo &info = m.values[v];
   if (info.isBlockArg) {
-    OpId func = m.regions[m.blocks[info.owner].parent].parent;
+    RegionId region = m.blocks[info.owner].parent;
+    OpId func = region == kNone ? kNone : m.regions[region].parent;
     if (func == kNone || !m.isa(func, "func.func") || FuncView{m, func}.entry() != info.owner) return false;
     MutableFuncView(m, func).setArgAttr(info.index, "sdy.sharding", m.attrs.sharding(s));
     return true;
