@@ -6,6 +6,8 @@
 //   -symbol-dce                         the copies left without calls erased
 //   -sdy-constant-or-scalar-merger      constant copies merged again
 //   -sdy-sink-data-flow-edges           edge shardings back onto their owners
+//                                        (sink-debug-* = dump-sharding-origins /
+//                                        dump-propagation-edges)
 //   -sdy-remove-sharding-groups         } unless avoid-export-for-partitioning
 //   -sdy-sharding-constraint-to-reshard }
 //   -sdy-update-non-divisible-input-output-shardings } if update-non-divisible-
@@ -13,7 +15,8 @@
 //   -sdy-close-shardings
 //   -sdy-insert-explicit-reshards       unless avoid-export-for-partitioning
 //                                        (enable-full-version =
-//                                        enable-insert-explicit-collectives)
+//                                        enable-insert-explicit-collectives, and
+//                                        avoid-reshards-on-named-computations)
 //   -sdy-reshard-to-collectives         if enable-insert-explicit-collectives
 //   -sdy-remove-all-gather-reduce-scatter-for-cmv1   and remove-all-gather-...
 //   -sdy-remove-propagation-debug-info  if dump-sharding-origins / dump-propagation-edges
@@ -27,11 +30,13 @@
 //   func.func @main(%arg0: tensor<2x4xf32> {sdy.sharding = <mesh<["a"=4, "b"=4, "c"=4]>, [{}, {"b"}]>})
 //   ("a"=4 does not divide 2, so dimension 0 keeps no axis; the sharding is closed)
 //
-// A step this build lacks (the collectives passes) is an error naming it,
-// never skipped. `dump-directory` (Shardy's module dumps between steps) is
+// A step this build lacks (-sdy-reshard-to-collectives) is an error naming
+// it, never skipped. `dump-directory` (Shardy's module dumps between steps) is
 // not supported and is rejected.
+#include <initializer_list>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "ir/Pass.h"
 
@@ -64,9 +69,9 @@ bool runNamed(const std::string &step, Module &m, const PassOptions &o, Diagnost
   return pass->run(m, o, diags) && !diags.hasErrors();
 }
 
-PassOptions with(const std::string &key, bool value) {
+PassOptions with(std::initializer_list<std::pair<const char *, bool>> entries) {
   PassOptions o;
-  o.values[key] = value ? "true" : "false";
+  for (const auto &[key, value] : entries) o.values[key] = value ? "true" : "false";
   return o;
 }
 
@@ -82,15 +87,17 @@ bool run(Module &m, const PassOptions &o, Diagnostics &diags) {
   }
   bool forPartitioning = !o.getBool("avoid-export-for-partitioning", false);
   bool collectives = o.getBool("enable-insert-explicit-collectives", false);
-  bool debugInfo = o.getBool("dump-sharding-origins", false) || o.getBool("dump-propagation-edges", false);
+  bool origins = o.getBool("dump-sharding-origins", false);
+  bool edges = o.getBool("dump-propagation-edges", false);
   PassOptions none;
   auto step = [&](const std::string &name, const PassOptions &stepOptions) {
     return runNamed(name, m, stepOptions, diags);
   };
   if (!step("sdy-sink-func-data-flow-edges", none) ||
-      !step("sdy-unflatten-call-graph", with("dedup-functions-fully", o.getBool("dedup-functions-fully", false))) ||
+      !step("sdy-unflatten-call-graph", with({{"dedup-functions-fully", o.getBool("dedup-functions-fully", false)}})) ||
       !step("symbol-dce", none) || !step("sdy-constant-or-scalar-merger", none) ||
-      !step("sdy-sink-data-flow-edges", none))
+      !step("sdy-sink-data-flow-edges",
+            with({{"sink-debug-sharding-origins", origins}, {"sink-debug-propagation-edge-sharding", edges}})))
     return false;
   if (forPartitioning &&
       (!step("sdy-remove-sharding-groups", none) || !step("sdy-sharding-constraint-to-reshard", none)))
@@ -101,13 +108,16 @@ bool run(Module &m, const PassOptions &o, Diagnostics &diags) {
     return false;
   if (!step("sdy-close-shardings", none)) return false;
   if (forPartitioning) {
-    if (!step("sdy-insert-explicit-reshards", with("enable-full-version", collectives))) return false;
+    PassOptions reshards =
+        with({{"enable-full-version", collectives},
+              {"avoid-reshards-on-named-computations", o.getBool("avoid-reshards-on-named-computations", false)}});
+    if (!step("sdy-insert-explicit-reshards", reshards)) return false;
     if (collectives && !step("sdy-reshard-to-collectives", none)) return false;
     if (collectives && o.getBool("remove-all-gather-reduce-scatter-for-cmv1", false) &&
         !step("sdy-remove-all-gather-reduce-scatter-for-cmv1", none))
       return false;
   }
-  if (debugInfo && !step("sdy-remove-propagation-debug-info", none)) return false;
+  if ((origins || edges) && !step("sdy-remove-propagation-debug-info", none)) return false;
   if (!o.getBool("keep-sharding-rules", false) && !step("sdy-drop-sharding-rules", none)) return false;
   return step("sdy-inline-meshes", none);
 }
