@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "asm/Parser.h"
-#include "sim/ShardingMap.h"
+#include "ir/ValueSharding.h"
 #include "verify/DeviceCount.h"
 #include "verify/Verifier.h"
 #include "xla/ImportPipeline.h"
@@ -117,14 +117,13 @@ OpId findPlannableEntry(const Module &m, const std::string &wanted, Diagnostics 
   return func;
 }
 
-bool seedInputShardings(const Module &m, OpId func, bool propagate, ShardingVector &state, Diagnostics &diags,
-                        CompletionStats *stats) {
-  size_t user = countUserShardings(m);
-  if (!propagate || user == 0 || !m.source) {
-    if (stats) stats->userShardings = user;
-    seedFromInput(m, func, state);
-    return true;
-  }
+bool completedShardings(const Module &m, bool readGspmd, ShardingVector &out, Diagnostics &diags,
+                        CompletionStats *stats, std::unique_ptr<Module> *pipelineOutput) {
+  CompletionStats local;
+  CompletionStats &s = stats ? *stats : local;
+  out.assign(m.values.size(), std::nullopt);
+  s.userShardings = countUserShardings(m);
+  if (s.userShardings == 0 || !m.source) return true;
   ParseError perr;
   std::unique_ptr<Module> copy = parseModule(*m.source, m.fileName, &perr);
   if (!copy) {
@@ -133,13 +132,34 @@ bool seedInputShardings(const Module &m, OpId func, bool propagate, ShardingVect
   }
   // The copy is read as the planned module was (api/Plan.cpp): a GSPMD
   // program through XLA's import, which numbers values the same way.
-  if (!readXlaShardings(*copy, diags)) return false;
-  if (!completeShardingsAsXla(*copy, diags, stats)) return false;
+  if (readGspmd && !readXlaShardings(*copy, diags)) return false;
+  ValueCopies copies;
+  if (!completeShardingsAsXla(*copy, diags, &s, &copies)) return false;
+  // The pipeline split constants per use and inserted reshards; each value
+  // of the user's program takes the sharding its copies agree on, as
+  // Shardy reads it (a manual computation's results: its out_shardings, so
+  // that a function result it feeds is written as XLA completes it).
+  s.perUseValues = 0;
+  ShardingVector original =
+      shardingsOfOriginals(copies, [&](ValueId v) { return valueSharding(*copy, v); }, &s.perUseValues);
+  for (ValueId v = 0; v < out.size() && v < original.size(); ++v) out[v] = std::move(original[v]);
+  if (pipelineOutput) *pipelineOutput = std::move(copy);
+  return true;
+}
+
+bool seedInputShardings(const Module &m, OpId func, bool propagate, ShardingVector &state, Diagnostics &diags,
+                        CompletionStats *stats) {
+  if (!propagate || countUserShardings(m) == 0 || !m.source) {
+    if (stats) stats->userShardings = countUserShardings(m);
+    seedFromInput(m, func, state);
+    return true;
+  }
   // Every value XLA's propagation reaches, not only the arguments: a tactic
   // that adds nothing to an argument still plans around the completed ops.
-  ShardingMap completed = ShardingMap::fromModule(*copy);
-  for (ValueId v = 0; v < state.size() && v < copy->values.size(); ++v)
-    if (const TensorSharding *s = completed.get(v)) state[v] = *s;
+  ShardingVector completed;
+  if (!completedShardings(m, true, completed, diags, stats)) return false;
+  for (ValueId v = 0; v < state.size() && v < completed.size(); ++v)
+    if (completed[v]) state[v] = std::move(completed[v]);
   return true;
 }
 

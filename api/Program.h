@@ -75,12 +75,21 @@ std::optional<Mesh> resolveMesh(const Module &m, const std::string &meshSpec, Di
 // shapes; kNone with the reason in `diags` otherwise.
 OpId findPlannableEntry(const Module &m, const std::string &wanted, Diagnostics &diags);
 
-// The shardings a plan of `func` starts from: the input's argument shardings
-// after Shardy's propagation (propagation/CompleteShardings.h), as XLA would
-// complete them, when `propagate`; else the input's argument shardings as
-// written. Propagation runs on a second parse of the module, so `m` (and the
-// program written from it) keeps only what the user wrote. False (errors in
-// `diags`) when propagation fails.
+// The sharding of each value of `m` once Shardy's propagation pipeline has
+// completed it as XLA does (propagation/CompleteShardings.h), by `m`'s own
+// value ids: the pipeline runs on a second parse of `m` (through XLA's
+// GSPMD import first when `readGspmd`), so `m` (and the program written
+// from it) keeps only what the user wrote. Each value gets the sharding of
+// the values standing for it in the pipeline's output; a constant the
+// pipeline split per use gets theirs when they agree, else none (counted in
+// `stats->perUseValues`). All none when `m` carries no sharding. The
+// pipeline's own output goes to `pipelineOutput` when given (null when the
+// pipeline did not run). False (errors in `diags`) when the pipeline fails.
+bool completedShardings(const Module &m, bool readGspmd, ShardingVector &out, Diagnostics &diags,
+                        CompletionStats *stats = nullptr, std::unique_ptr<Module> *pipelineOutput = nullptr);
+
+// The shardings a plan of `func` starts from: completedShardings when
+// `propagate`, else the input's argument shardings as written.
 bool seedInputShardings(const Module &m, OpId func, bool propagate, ShardingVector &state, Diagnostics &diags,
                         CompletionStats *stats = nullptr);
 

@@ -1,11 +1,56 @@
 #include "api/Simulate.h"
 
 #include "api/InputShardings.h"
-#include "propagation/CompleteShardings.h"
 #include "sim/Hardware.h"
 #include "sim/SimulationReport.h"
 
 namespace autopart {
+
+namespace {
+
+// Writes `completed` (by `m`'s values) onto `m` as the pipeline wrote it on
+// `piped`: argument and op shardings, and each function's result shardings
+// taken from the function of the same name in `piped`. `sdy` ops keep
+// their own.
+void writeCompletion(Module &m, const ShardingVector &completed, const Module &piped) {
+  for (OpId func : m.functions()) {
+    MutableFuncView f{m, func};
+    for (size_t i = 0; i < f.args().size(); ++i)
+      if (ValueId a = f.args()[i]; a < completed.size() && completed[a])
+        f.setArgAttr(i, "sdy.sharding", m.attrs.sharding(*completed[a]));
+    if (OpId other = piped.lookupSymbol(f.name()); other != kNone && piped.isa(other, "func.func")) {
+      FuncView g{piped, other};
+      for (size_t i = 0; i < f.numResults() && i < g.numResults(); ++i) {
+        AttrId a = g.resultAttr(i, "sdy.sharding");
+        if (a != kNoAttr && piped.attrs.kind(a) == AttrKind::Sharding)
+          f.setResultAttr(i, "sdy.sharding", m.attrs.sharding(*piped.attrs.get(a).sharding));
+      }
+    }
+    std::vector<OpId> ops;
+    m.walk(func, [&](OpId op) { ops.push_back(op); });
+    for (OpId op : ops) {
+      uint32_t n = m.numResults(op);
+      if (n == 0 || (m.opName(op).starts_with("sdy.") && !m.isa(op, "sdy.constant"))) continue;
+      const TensorSharding *any = nullptr;
+      bool allTensors = true;
+      for (uint32_t i = 0; i < n; ++i) {
+        ValueId v = m.result(op, i);
+        allTensors &= m.types.isTensor(m.type(v));
+        if (v < completed.size() && completed[v]) any = &*completed[v];
+      }
+      if (!any || !allTensors) continue;
+      std::vector<TensorSharding> list;
+      for (uint32_t i = 0; i < n; ++i) {
+        ValueId v = m.result(op, i);
+        list.push_back(completed[v] ? *completed[v]
+                                    : TensorSharding::closed(any->meshName, size_t(m.types.rank(m.type(v)))));
+      }
+      m.setAttr(op, "sdy.sharding", m.attrs.shardingPerValue(std::move(list)));
+    }
+  }
+}
+
+}  // namespace
 
 std::optional<SimulateResult> simulateProgram(const SimulateRequest &request, Diagnostics &diags) {
   std::optional<SimulatedProgram> p = simulateProgramKeeping(request, diags);
@@ -29,10 +74,19 @@ std::optional<SimulatedProgram> simulateProgramKeeping(const SimulateRequest &re
         diags.emit(Severity::Note, "", 0, 0, n.line);
       }
   }
-  // Price the program XLA runs: Shardy's propagation completes the input's
-  // shardings before the partitioner sees them.
+  // Price the program XLA runs: Shardy's propagation pipeline completes the
+  // input's shardings before the partitioner sees them. What is priced is
+  // the input annotated with the pipeline's shardings (what `autopart-opt
+  // -sdy-propagation-pipeline` writes, mapped back onto the input's ops),
+  // so a written plan prices the same here as in `plan`, which plans on the
+  // input's ops too.
   CompletionStats completion;
-  if (request.propagate && !completeShardingsAsXla(*m, diags, &completion)) return std::nullopt;
+  if (request.propagate) {
+    ShardingVector completed;
+    std::unique_ptr<Module> piped;
+    if (!completedShardings(*m, false, completed, diags, &completion, &piped)) return std::nullopt;
+    if (piped) writeCompletion(*m, completed, *piped);
+  }
   ShardingMap shardings = ShardingMap::fromModule(*m);
   if (!request.mesh.empty()) {
     std::optional<Mesh> mesh = parseMeshSpec(request.mesh, diags);

@@ -69,7 +69,9 @@ void annotateOps(Module &m, OpId func, const std::string &meshName,
   m.walk(func, [&](OpId op) { ops.push_back(op); });
   for (OpId op : ops) {
     uint32_t n = m.numResults(op);
-    if (n == 0) continue;
+    // An sdy op (constraint, reshard, computation) keeps its sharding in its
+    // own attributes; an `sdy.sharding` beside it would be a second one.
+    if (n == 0 || (m.opName(op).starts_with("sdy.") && !m.isa(op, "sdy.constant"))) continue;
     bool any = false, allTensors = true;
     for (uint32_t i = 0; i < n; ++i) {
       TypeId t = m.type(m.result(op, i));

@@ -48,8 +48,6 @@ bool pinAgainstPropagation(Module &m, OpId func, const std::string &meshName,
       diags.error("the annotated program does not re-parse: " + perr.full);
       return false;
     }
-    if (!completeShardingsAsXla(*copy, diags)) return false;
-    ++s.rounds;
     std::vector<OpId> copyFuncs = copy->functions();
     if (funcIndex >= copyFuncs.size()) return true;
     std::vector<OpId> copyOps = opsInWalkOrder(*copy, copyFuncs[funcIndex]);
@@ -58,6 +56,17 @@ bool pinAgainstPropagation(Module &m, OpId func, const std::string &meshName,
                   std::to_string(ops.size()));
       return false;
     }
+    // The pipeline restructures the copy (constants split per use, reshards
+    // inserted); `completed` is by the copy's values as parsed.
+    ValueCopies copies;
+    if (!completeShardingsAsXla(*copy, diags, nullptr, &copies)) return false;
+    ++s.rounds;
+    ShardingVector completed =
+        shardingsOfOriginals(copies, [&](ValueId v) { return valueSharding(*copy, v); });
+    auto got = [&](OpId op, uint32_t i) -> const TensorSharding * {
+      const std::optional<TensorSharding> &c = completed[copy->result(op, i)];
+      return c ? &*c : nullptr;
+    };
     size_t pinned = 0;
     for (size_t k = 0; k < ops.size(); ++k) {
       OpId op = ops[k];
@@ -66,7 +75,7 @@ bool pinAgainstPropagation(Module &m, OpId func, const std::string &meshName,
       bool pin = false, allTensors = true;
       for (uint32_t i = 0; i < n; ++i) {
         allTensors &= m.types.isTensor(m.type(m.result(op, i)));
-        pin |= differs(sharding(m.result(op, i)), resultSharding(*copy, copyOps[k], i));
+        pin |= differs(sharding(m.result(op, i)), got(copyOps[k], i));
       }
       if (!pin || !allTensors) continue;
       writeOpShardings(m, op, meshName, sharding);

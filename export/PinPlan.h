@@ -7,11 +7,13 @@
 // (data=2,model=4, dp+auto) the written plan simulates at 2.00 ms, XLA's
 // completion of it at 2.42 ms.
 //
-// This runs XLA's propagation (propagation/CompleteShardings.h) on a copy of
-// the annotated program and writes a closed sharding, replicated where the
-// plan says so, on every op whose propagated sharding differs from the plan;
-// then again until nothing differs (pins only remove sources, so one or two
-// rounds suffice).
+// This runs XLA's propagation pipeline (propagation/CompleteShardings.h) on
+// a copy of the annotated program and writes a closed sharding, replicated
+// where the plan says so, on every op whose completed sharding differs from
+// the plan; then again until nothing differs (pins only remove sources, so
+// one or two rounds suffice). The pipeline splits constants per use; a
+// constant whose copies XLA shards differently is not pinned (it stays
+// open, so XLA again gives each use its own copy).
 //
 //   %1 = stablehlo.reduce(%0 ...)                 // plan: replicated, open to XLA
 //   ->

@@ -1,10 +1,15 @@
 #include "propagation/CompleteShardings.h"
 
-#include "propagation/DataFlowEdges.h"
+#include "propagation/PropagationPipeline.h"
 
 namespace autopart {
 
 namespace {
+
+// Marks each op with its own id before the pipeline: the passes that copy
+// ops (the constant splitter, function clones) copy their attributes, so
+// every copy still names the op it came from. Shardy's passes never read it.
+constexpr const char *kOrigin = "autopart.origin";
 
 // Tensor shardings in attribute `a`: one, one per value of a per-value
 // list, or none.
@@ -13,6 +18,24 @@ size_t shardingsIn(const Module &m, AttrId a) {
   if (m.attrs.kind(a) == AttrKind::Sharding) return 1;
   if (m.attrs.kind(a) == AttrKind::ShardingPerValue) return m.attrs.get(a).shardings.size();
   return 0;
+}
+
+std::vector<OpId> liveOps(const Module &m) {
+  std::vector<OpId> ops;
+  if (m.top != kNone) m.walk(m.top, [&](OpId op) { ops.push_back(op); });
+  return ops;
+}
+
+void mapValues(const Module &m, OpId original, OpId now, ValueCopies &copies) {
+  for (uint32_t i = 0; i < std::min(m.numResults(original), m.numResults(now)); ++i)
+    copies[m.result(original, i)].push_back(m.result(now, i));
+  for (uint32_t r = 0; r < std::min(m.numRegions(original), m.numRegions(now)); ++r) {
+    const std::vector<BlockId> &from = m.regions[m.region(original, r)].blocks;
+    const std::vector<BlockId> &to = m.regions[m.region(now, r)].blocks;
+    for (size_t b = 0; b < std::min(from.size(), to.size()); ++b)
+      for (size_t a = 0; a < std::min(m.blocks[from[b]].args.size(), m.blocks[to[b]].args.size()); ++a)
+        copies[m.blocks[from[b]].args[a]].push_back(m.blocks[to[b]].args[a]);
+  }
 }
 
 }  // namespace
@@ -33,23 +56,56 @@ size_t countUserShardings(const Module &m) {
   return n;
 }
 
-bool completeShardingsAsXla(Module &m, Diagnostics &diags, CompletionStats *stats) {
+bool completeShardingsAsXla(Module &m, Diagnostics &diags, CompletionStats *stats, ValueCopies *copies) {
   CompletionStats local;
   CompletionStats &s = stats ? *stats : local;
   s.userShardings = countUserShardings(m);
   s.propagated = false;
-  if (s.userShardings == 0) return true;
-  PropagationOptions options;
-  options.strategy = FactorStrategy::Aggressive;
-  options.userPriorities = true;
-  options.opPriorities = true;
+  size_t numValues = m.values.size();
+  if (s.userShardings == 0) {
+    if (copies) {
+      copies->assign(numValues, {});
+      for (ValueId v = 0; v < numValues; ++v) (*copies)[v].push_back(v);
+    }
+    return true;
+  }
+  if (copies)
+    for (OpId op : liveOps(m))
+      if (op != m.top && (m.numResults(op) || m.numRegions(op))) m.setAttr(op, kOrigin, m.attrs.integer(op));
   s.propagated = true;
-  // As Shardy's import adds them: loops, branches and barriers pass
-  // shardings on only through data-flow edges.
-  addDataFlowEdges(m);
-  bool ok = propagateShardings(m, options, diags, &s.propagation);
-  sinkDataFlowEdges(m);
+  // Reshards stay implicit (PropagationPipeline.h): the callers price and
+  // plan the user's own ops, whose reshards the simulator derives.
+  bool ok = runPropagationPipeline(m, PassOptions{}, diags, &s.propagation, /*insertExplicitReshards=*/false);
+  if (!copies) return ok;
+  copies->assign(numValues, {});
+  for (OpId op : liveOps(m)) {
+    AttrId origin = m.attr(op, kOrigin);
+    if (origin == kNoAttr) continue;
+    m.removeAttr(op, kOrigin);
+    mapValues(m, OpId(m.attrs.get(origin).intValue), op, *copies);
+  }
   return ok;
+}
+
+ShardingVector shardingsOfOriginals(const ValueCopies &copies,
+                                    const std::function<const TensorSharding *(ValueId)> &completed,
+                                    size_t *disagreeing) {
+  ShardingVector out(copies.size());
+  for (ValueId v = 0; v < copies.size(); ++v) {
+    if (copies[v].empty()) continue;
+    const TensorSharding *first = completed(copies[v].front());
+    bool agree = true;
+    for (ValueId c : copies[v]) {
+      const TensorSharding *s = completed(c);
+      agree &= (s == nullptr) == (first == nullptr) && (!s || *s == *first);
+    }
+    if (!agree) {
+      if (disagreeing) ++*disagreeing;
+      continue;
+    }
+    if (first) out[v] = *first;
+  }
+  return out;
 }
 
 }  // namespace autopart

@@ -33,7 +33,8 @@
 // func-result propagation and call reshards. Options: as the
 // propagation passes (`propagationPassOptions`); all of them also reach the
 // import steps.
-#include "ir/Pass.h"
+#include "propagation/PropagationPipeline.h"
+
 #include "propagation/UserPriorityPropagation.h"
 
 namespace autopart {
@@ -51,25 +52,32 @@ bool runNamed(const std::string &step, Module &m, const PassOptions &o, Diagnost
   return pass->run(m, o, diags) && !diags.hasErrors();
 }
 
-bool runPipeline(Module &m, const PassOptions &o, Diagnostics &diags) {
+}  // namespace
+
+bool runPropagationPipeline(Module &m, const PassOptions &o, Diagnostics &diags, PropagationStats *stats,
+                            bool insertExplicitReshards) {
   std::optional<PropagationOptions> options = propagationPassOptions(o, PropagationPass::Pipeline, diags);
   if (!options) return false;
   if (!runNamed("sdy-import-pipeline", m, o, diags)) return false;
-  if (!UserPriorityPropagation(m, *options, diags).run()) return false;
+  if (!UserPriorityPropagation(m, *options, diags).run(stats)) return false;
   for (const char *step : {"sdy-constant-or-scalar-merger", "sdy-sink-data-flow-edges", "sdy-remove-sharding-groups",
                            "sdy-sharding-constraint-to-reshard", "sdy-update-non-divisible-input-output-shardings",
-                           "sdy-remove-sub-axes-in-input-output-shardings", "sdy-close-shardings",
-                           "sdy-insert-explicit-reshards"})
+                           "sdy-remove-sub-axes-in-input-output-shardings", "sdy-close-shardings"})
     if (!runNamed(step, m, PassOptions{}, diags)) return false;
+  if (insertExplicitReshards && !runNamed("sdy-insert-explicit-reshards", m, PassOptions{}, diags)) return false;
   if (!options->keepShardingRules && !runNamed("sdy-drop-sharding-rules", m, PassOptions{}, diags)) return false;
   return true;
 }
+
+namespace {
 
 PassRegistration reg(kName,
                      "Shardy's propagation pipeline: the import passes, user-priority propagation (op priorities, "
                      "aggressive factor strategy), then Shardy's export passes (sinking data-flow edges, constraints to "
                      "reshards, closing shardings, inserting explicit reshards)",
-                     runPipeline);
+                     [](Module &m, const PassOptions &o, Diagnostics &diags) {
+                       return runPropagationPipeline(m, o, diags);
+                     });
 
 }  // namespace
 
