@@ -13,6 +13,7 @@
 #include "asm/Lexer.h"
 #include "asm/OpSyntax.h"
 #include "asm/ParserImpl.h"
+#include "asm/ResourceSyntax.h"
 #include "asm/StablehloSyntaxHelpers.h"
 
 namespace autopart {
@@ -485,6 +486,11 @@ bool Parser::parseTopLevel() {
       const char *endRes = static_cast<const char *>(
           memmem(p_, size_t(end_ - p_), "#-}", 3));
       if (!endRes) return fail("unterminated file-level resource block");
+      std::string_view block(p_, size_t(endRes + 3 - p_));
+      size_t errorAt = 0;
+      std::string why;
+      if (!parseResourceBlock(block, m.resourceBlobs, errorAt, why)) return failAt(p_ + errorAt, why);
+      m.resourceBlock = block;
       p_ = endRes + 3;
       continue;
     }

@@ -501,6 +501,12 @@ void AsmPrinter::printTop() {
   });
   printModuleOp(m.top);
   out += '\n';
+  // The data of dense_resource constants, after the module as MLIR prints it.
+  if (!m.resourceBlock.empty()) {
+    out += '\n';
+    out += m.resourceBlock;
+    out += '\n';
+  }
 }
 
 std::string printModule(const Module &m, const PrintOptions &opts) {

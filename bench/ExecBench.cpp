@@ -1,7 +1,8 @@
 // Executor throughput (exec/): a 1024^3 f32 dot in GFLOP/s, a ResNet-50
 // stage-2 convolution (8x56x56x64 * 3x3x64x64, SAME) in GFLOP/s, elementwise
 // add in GB/s moved (two reads, one write), and one MNIST MLP train step
-// (../shared/models/jax_mnist_mlp_train_step.mlir) end to end.
+// (../shared/models/jax_mnist_mlp_train_step.mlir) end to end, and the same
+// for the MNIST CNN train step.
 //
 //   build/bin/autopart_bench --benchmark_filter=Exec
 #include <benchmark/benchmark.h>
@@ -78,5 +79,26 @@ void BM_ExecMnistTrainStep(benchmark::State &state) {
   runMain(state, ss.str(), 3 * 2.0 * 128 * (784 * 512 + 512 * 512 + 512 * 10), false);
 }
 BENCHMARK(BM_ExecMnistTrainStep)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The MNIST CNN train step (../shared/models/jax_mnist_cnn_train_step.mlir):
+// two 3x3 convolutions (1->32, 32->32 channels at 28x28), a 2x2 max-pool
+// (reduce_window, select_and_scatter backward) and dense 6272-512-512-10,
+// batch 128.
+void BM_ExecMnistCnnTrainStep(benchmark::State &state) {
+  std::ifstream in(AUTOPART_SHARED_DIR "/models/jax_mnist_cnn_train_step.mlir");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (ss.str().empty()) {
+    state.SkipWithError("jax_mnist_cnn_train_step.mlir not found");
+    return;
+  }
+  // Convolutions: conv2 forward, its data and weight gradients (3 x
+  // 2*128*784*32*288), conv1 forward and weight gradient (2 x 2*128*784*32*9);
+  // dense layers forward + two backward products.
+  double conv = 3 * 2.0 * 128 * 784 * 32 * 288 + 2 * 2.0 * 128 * 784 * 32 * 9;
+  double dense = 3 * 2.0 * 128 * (6272 * 512 + 512 * 512 + 512 * 10);
+  runMain(state, ss.str(), conv + dense, false);
+}
+BENCHMARK(BM_ExecMnistCnnTrainStep)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

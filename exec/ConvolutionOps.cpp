@@ -2,18 +2,24 @@
 // element type and permuted to [N, spatial..., C] / [spatial..., I, O]; per
 // output batch and group, the windows of the input become the rows of a
 // matrix (zeros for padding and lhs-dilation holes) multiplied by the
-// group's kernel slice; the [N, spatial..., O] product is permuted to the
-// result's layout. Strides, padding, lhs/rhs dilation, window reversal,
-// feature_group_count and batch_group_count follow the spec.
+// group's kernel slice (consecutive images stacked into one product); the
+// [N, spatial..., O] product is permuted to the result's layout. Strides,
+// padding, lhs/rhs dilation, window reversal, feature_group_count and
+// batch_group_count follow the spec.
 //
-//   conv [b,0,1,f]x[0,1,i,o]->[b,0,1,f], 1x56x56x64 * 3x3x64x64, pad 1
-//     -> per image: (3136 x 576) * (576 x 64)
+//   conv [b,0,1,f]x[0,1,i,o]->[b,0,1,f], 8x56x56x64 * 3x3x64x64, pad 1
+//     -> per image 3136 x 576 rows; 2 images per GEMM: (6272 x 576) * (576 x 64)
+#include <algorithm>
+
 #include "exec/Gemm.h"
 #include "exec/Interpreter.h"
 #include "ir/StablehloAttrs.h"
 
 namespace autopart::exec {
 namespace {
+
+// Elements of the im2col matrix built at once (16 MB of f32).
+constexpr int64_t kColsBudget = int64_t(4) << 20;
 
 // For each (output position, window position): the input's spatial offset
 // in the [N, spatial..., C] layout, or -1 for padding and lhs-dilation holes.
@@ -105,26 +111,35 @@ void convolutionOp(Interpreter &I, OpId op) {
   if (O != Ok || (G > 1 && C != G * Ik) || (G == 1 && C != Ik)) I.fail(op, "convolution operand shapes do not match");
   std::vector<int64_t> xs = stridesOf(x->shape);
   std::vector<int64_t> spatialOff = windowOffsets(x->shape, k->shape, outShape, strides, lhsDil, rhsDil, reversal, pads);
+  // Several images share one GEMM (their output rows are consecutive): few
+  // large products instead of one small product per image, which matters
+  // for backward convolutions (weight gradients have P = the kernel's
+  // window, e.g. 9 rows per image) and when threads are scarce.
+  int64_t perImage = std::max<int64_t>(1, P * Kc);
+  int64_t chunk = std::clamp<int64_t>(kColsBudget / perImage, 1, std::max<int64_t>(Nout, 1));
   visitStorage(rd.storage, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    std::vector<T> cols(size_t(P * Kc));
+    std::vector<T> cols(size_t(std::min(chunk, std::max<int64_t>(Nout, 1)) * perImage));
     const T *xd = x->data<T>(), *kd = k->data<T>();
     T *od = out->data<T>();
-    for (int64_t n = 0; n < Nout; ++n) {
+    for (int64_t n0 = 0; n0 < Nout; n0 += chunk) {
+      int64_t nb = std::min(chunk, Nout - n0);
       for (int64_t q = 0; q < groups; ++q) {
-        int64_t nIn = BG > 1 ? q * Nout + n : n;
         int64_t cIn = G > 1 ? q * Ik : 0;
-        const T *base = xd + nIn * xs[0] + cIn;
-        for (int64_t p = 0; p < P; ++p) {
-          T *row = cols.data() + p * Kc;
-          for (int64_t w = 0; w < W; ++w) {
-            int64_t off = spatialOff[size_t(p * W + w)];
-            T *dst = row + w * Ik;
-            if (off < 0) std::fill(dst, dst + Ik, T(0));
-            else std::copy(base + off, base + off + Ik, dst);
+        for (int64_t n = n0; n < n0 + nb; ++n) {
+          int64_t nIn = BG > 1 ? q * Nout + n : n;
+          const T *base = xd + nIn * xs[0] + cIn;
+          for (int64_t p = 0; p < P; ++p) {
+            T *row = cols.data() + ((n - n0) * P + p) * Kc;
+            for (int64_t w = 0; w < W; ++w) {
+              int64_t off = spatialOff[size_t(p * W + w)];
+              T *dst = row + w * Ik;
+              if (off < 0) std::fill(dst, dst + Ik, T(0));
+              else std::copy(base + off, base + off + Ik, dst);
+            }
           }
         }
-        gemm<T>(P, Og, Kc, cols.data(), Kc, kd + q * Og, Ok, od + n * P * O + q * Og, O);
+        gemm<T>(nb * P, Og, Kc, cols.data(), Kc, kd + q * Og, Ok, od + n0 * P * O + q * Og, O);
       }
     }
   });

@@ -102,7 +102,8 @@ std::vector<TensorPtr> Interpreter::runRegion(RegionId r, const std::vector<Tens
   std::vector<TensorPtr> results;
   for (OpId op : b.ops) {
     std::string_view name = m.opName(op);
-    if (name == "stablehlo.return" || name == "func.return" || name == "return" || name == "chlo.return") {
+    if (name == "stablehlo.return" || name == "func.return" || name == "return" || name == "chlo.return" ||
+        name == "sdy.return") {
       for (ValueId v : m.operands(op)) results.push_back(values_[v]);
       return results;
     }

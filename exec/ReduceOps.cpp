@@ -152,6 +152,29 @@ struct WindowGeometry {
     }
     return off;
   }
+  // inputOffset without divisions: per dimension, the input offset of each
+  // (output index, window index) pair, or -1, computed once per op.
+  std::vector<std::vector<int64_t>> table;
+  void tabulate(const std::vector<int64_t> &outShape, const std::vector<int64_t> &shape) {
+    std::vector<int64_t> xs = stridesOf(shape);
+    table.assign(shape.size(), {});
+    for (size_t d = 0; d < shape.size(); ++d)
+      for (int64_t o = 0; o < outShape[d]; ++o)
+        for (int64_t w = 0; w < dims[d]; ++w) {
+          int64_t p = o * strides[d] + w * winDil[d] - padLo[d];
+          bool in = p >= 0 && p % baseDil[d] == 0 && p / baseDil[d] < shape[d];
+          table[d].push_back(in ? p / baseDil[d] * xs[d] : -1);
+        }
+  }
+  int64_t tabulatedOffset(const std::vector<int64_t> &o, const std::vector<int64_t> &w) const {
+    int64_t off = 0;
+    for (size_t d = 0; d < table.size(); ++d) {
+      int64_t v = table[d][size_t(o[d] * dims[d] + w[d])];
+      if (v < 0) return -1;
+      off += v;
+    }
+    return off;
+  }
 };
 
 void reduceWindowOp(Interpreter &I, OpId op) {
@@ -166,6 +189,7 @@ void reduceWindowOp(Interpreter &I, OpId op) {
   RegionId body = I.m.region(op, 0);
   BinaryKind kind = k == 1 ? binaryKind(I.simpleBinaryRegion(body)) : BinaryKind::None;
   bool fast = k == 1 && fastReducible(kind, x0.dtype);
+  if (fast) g.tabulate(outs[0]->shape, x0.shape);
   for (int64_t o = 0; o < nOut; ++o, next(oidx, outs[0]->shape)) {
     std::fill(widx.begin(), widx.end(), 0);
     if (fast) {
@@ -174,7 +198,7 @@ void reduceWindowOp(Interpreter &I, OpId op) {
         T init = I.in(op, 1).data<T>()[0], acc = init;
         const T *a = x0.data<T>();
         for (int64_t w = 0; w < nWin; ++w, next(widx, g.dims)) {
-          int64_t off = g.inputOffset(oidx, widx, x0.shape, xs);
+          int64_t off = g.tabulatedOffset(oidx, widx);
           acc = applyBinary(kind, acc, off < 0 ? init : a[off], x0.dtype.isBool());
         }
         outs[0]->data<T>()[o] = acc;
@@ -197,15 +221,85 @@ void reduceWindowOp(Interpreter &I, OpId op) {
   }
 }
 
+// The direction of a select region `return compare(arg0, arg1)` on reals
+// (GE: keep the current pick while it is >= the candidate), or None.
+enum class Keep { None, GE, GT, LE, LT };
+
+Keep simpleSelect(Interpreter &I, RegionId r, const DType &d) {
+  if (!d.isFloat && !d.isInt()) return Keep::None;
+  const Region &reg = I.m.regions[r];
+  if (reg.blocks.size() != 1) return Keep::None;
+  const Block &b = I.m.blocks[reg.blocks[0]];
+  if (b.ops.size() != 2 || b.args.size() != 2) return Keep::None;
+  OpId c = b.ops[0];
+  if (!I.m.isa(c, "stablehlo.compare") || I.m.numOperands(b.ops[1]) != 1 ||
+      I.m.operand(b.ops[1], 0) != I.m.result(c, 0) || I.m.operand(c, 0) != b.args[0] || I.m.operand(c, 1) != b.args[1])
+    return Keep::None;
+  if (AttrId ct = I.m.attr(c, "compare_type"); ct != kNoAttr && I.m.attrs.str(ct).find("TOTALORDER") != std::string::npos)
+    return Keep::None;
+  AttrId da = I.m.attr(c, "comparison_direction");
+  std::string dir = da == kNoAttr ? "" : I.m.attrs.str(da);
+  for (auto [name, k] : {std::pair{"GE", Keep::GE}, {"GT", Keep::GT}, {"LE", Keep::LE}, {"LT", Keep::LT}})
+    if (dir == name || dir.find(std::string(" ") + name + ">") != std::string::npos) return k;
+  return Keep::None;
+}
+
+template <typename T> bool keeps(Keep k, T a, T b) {
+  switch (k) {
+    case Keep::GE: return a >= b;
+    case Keep::GT: return a > b;
+    case Keep::LE: return a <= b;
+    case Keep::LT: return a < b;
+    case Keep::None: break;
+  }
+  return false;
+}
+
+// select_and_scatter whose select is one compare and scatter one binary op
+// (max-pool gradients): typed loops, no region calls.
+void fastSelectAndScatter(Interpreter &I, OpId op, WindowGeometry &g, Keep keep, BinaryKind kind, Tensor &r) {
+  const Tensor &x = I.in(op, 0), &src = I.in(op, 1);
+  std::vector<int64_t> sidx(src.rank(), 0), widx(x.rank(), 0);
+  g.tabulate(src.shape, x.shape);
+  int64_t nWin = 1;
+  for (int64_t d : g.dims) nWin *= d;
+  visitStorage(x.dtype.storage, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!kIsComplex<T>) {
+      const T *xd = x.data<T>(), *sd = src.data<T>();
+      T *rd = r.data<T>();
+      bool isBool = x.dtype.isBool();
+      for (int64_t s = 0; s < src.numElements(); ++s, next(sidx, src.shape)) {
+        std::fill(widx.begin(), widx.end(), 0);
+        int64_t chosen = -1;
+        for (int64_t w = 0; w < nWin; ++w, next(widx, g.dims)) {
+          int64_t off = g.tabulatedOffset(sidx, widx);
+          if (off < 0) continue;
+          if (chosen < 0 || !keeps(keep, xd[chosen], xd[off])) chosen = off;
+        }
+        if (chosen >= 0) rd[chosen] = applyBinary(kind, rd[chosen], sd[s], isBool);
+      }
+    }
+  });
+  normalize(r);
+}
+
 void selectAndScatterOp(Interpreter &I, OpId op) {
   const Tensor &x = I.in(op, 0), &src = I.in(op, 1);
   WindowGeometry g(I, op, x.rank());
   TensorPtr r = I.newResult(op);
   for (int64_t i = 0; i < r->numElements(); ++i) storeScalar(*r, i, I.in(op, 2));
+  RegionId select = I.m.region(op, 0), scatter = I.m.region(op, 1);
+  Keep keep = simpleSelect(I, select, x.dtype);
+  BinaryKind kind = binaryKind(I.simpleBinaryRegion(scatter));
+  if (keep != Keep::None && fastReducible(kind, r->dtype) && x.dtype == src.dtype && r->dtype == x.dtype) {
+    fastSelectAndScatter(I, op, g, keep, kind, *r);
+    I.setResult(op, 0, r);
+    return;
+  }
   std::vector<int64_t> xs = stridesOf(x.shape), sidx(src.rank(), 0), widx(x.rank(), 0);
   int64_t nWin = 1;
   for (int64_t d : g.dims) nWin *= d;
-  RegionId select = I.m.region(op, 0), scatter = I.m.region(op, 1);
   for (int64_t s = 0; s < src.numElements(); ++s, next(sidx, src.shape)) {
     std::fill(widx.begin(), widx.end(), 0);
     int64_t chosen = -1;

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "exec/DenseLiteral.h"
+#include "exec/DenseResource.h"
 #include "exec/Interpreter.h"
 #include "exec/Strided.h"
 
@@ -19,6 +20,11 @@ void constantOp(Interpreter &I, OpId op) {
   AttrId a = I.m.attr(op, "value");
   if (a == kNoAttr || I.m.attrs.kind(a) != AttrKind::DenseElements) I.fail(op, "constant without a dense value");
   const AttrStorage &s = I.m.attrs.get(a);
+  if (s.prefix == "dense_resource") {
+    TensorPtr t = I.newUninitializedResult(op);
+    I.setResult(op, 0, decodeResource(I.m, s.body, t->dtype, t->shape));
+    return;
+  }
   if (s.prefix != "dense") I.fail(op, "unsupported constant kind '" + std::string(s.prefix) + "'");
   TensorPtr r = I.newResult(op);
   I.setResult(op, 0, decodeDense(s.body, r->dtype, r->shape));

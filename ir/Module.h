@@ -124,6 +124,12 @@ public:
   // input had no `module`), and every parsed function's signature spans.
   uint32_t moduleBodyBegin = kNone;
   std::vector<SignatureSpans> signatures;
+  // The file-level `{-# dialect_resources: {...} #-}` block as written
+  // (printed back after the module), and its `builtin` blobs by key: the
+  // quoted hex text `0x` + 4 bytes of alignment + the data, which
+  // `dense_resource<key>` constants read.
+  std::string_view resourceBlock;
+  std::vector<std::pair<std::string_view, std::string_view>> resourceBlobs;
 
   // --- Ops -----------------------------------------------------------------
   std::string_view opName(OpId op) const { return names.str(ops[op].name); }
