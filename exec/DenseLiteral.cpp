@@ -105,6 +105,14 @@ TensorPtr decodeDense(std::string_view body, const DType &dtype, const std::vect
     std::vector<unsigned char> raw(hex.size() / 2);
     for (size_t i = 0; i < raw.size(); ++i) raw[i] = uint8_t(hexDigit(hex[2 * i]) * 16 + hexDigit(hex[2 * i + 1]));
     size_t w = packedElementBytes(dtype);
+    if (dtype.isBool() && n > 1 && raw.size() != size_t(n) && raw.size() == size_t((n + 7) / 8) &&
+        !(raw.size() == 1 && (raw[0] == 0x00 || raw[0] == 0x01 || raw[0] == 0xFF))) {
+      // MLIR writes i1 tensors bit-packed, element i in bit i % 8 of byte
+      // i / 8 (a one-byte 0x00 / 0x01 / 0xFF stays a splat).
+      std::vector<unsigned char> bytes(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) bytes[size_t(i)] = (raw[size_t(i / 8)] >> (i % 8)) & 1;
+      raw.swap(bytes);
+    }
     if (raw.size() == w && n > 1) {  // a splat written in hex
       std::vector<unsigned char> full;
       for (int64_t i = 0; i < n; ++i) full.insert(full.end(), raw.begin(), raw.end());

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "exec/DenseLiteral.h"
 #include "exec/FloatFormat.h"
@@ -48,6 +49,20 @@ TEST(ExecDenseLiteral, ReadsListsSplatsHexComplexAndBools) {
   TensorPtr b = decodeDense("[true, false]", i1, {2});
   EXPECT_EQ(b->data<uint8_t>()[0], 1);
   EXPECT_THROW(decodeDense("[1, 2, 3]", f32, {2}), std::runtime_error);
+}
+
+// MLIR prints i1 tensors in hex one bit per element, least significant bit
+// first (deepseek_v3's 16384-element masks are 2048 bytes).
+TEST(ExecDenseLiteral, ReadsBitPackedBoolHex) {
+  DType i1 = dtypeByName("i1");
+  TensorPtr b = decodeDense("\"0x0501\"", i1, {16});
+  std::vector<uint8_t> want = {1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+  EXPECT_EQ(std::vector<uint8_t>(b->data<uint8_t>(), b->data<uint8_t>() + 16), want);
+  TensorPtr splat = decodeDense("\"0xFF\"", i1, {5});
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(splat->data<uint8_t>()[i], 1);
+  TensorPtr bytes = decodeDense("\"0x0100\"", i1, {2});  // one byte per element
+  EXPECT_EQ(bytes->data<uint8_t>()[0], 1);
+  EXPECT_EQ(bytes->data<uint8_t>()[1], 0);
 }
 
 TEST(ExecTensor, ConvertSaturatesAndWraps) {
