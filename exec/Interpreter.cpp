@@ -3,7 +3,7 @@
 #include <unordered_map>
 
 #include "exec/DenseLiteral.h"
-#include "exec/ShapeGuard.h"
+#include "exec/OpVerifier.h"
 
 namespace autopart::exec {
 namespace {
@@ -97,6 +97,7 @@ std::vector<TensorPtr> Interpreter::runRegion(RegionId r, const std::vector<Tens
   if (reg.blocks.size() != 1) throw ExecError(reg.parent, "regions with several blocks are not supported");
   const Block &b = m.blocks[reg.blocks[0]];
   if (args.size() != b.args.size()) throw ExecError(reg.parent, "region called with the wrong number of arguments");
+  verifyRegionArguments(*this, r, args);
   for (size_t i = 0; i < args.size(); ++i) values_[b.args[i]] = args[i];
   std::vector<TensorPtr> results;
   for (OpId op : b.ops) {
@@ -129,8 +130,9 @@ void Interpreter::runOp(OpId op) {
   Kernel k = kernelByName_[n];
   if (!k) fail(op, "unsupported op '" + std::string(m.opName(op)) + "'");
   try {
-    checkElementwiseOperands(*this, op);
+    verifyOp(*this, op);
     k(*this, op);
+    verifyResults(*this, op, values_);
   } catch (const ExecError &) {
     throw;
   } catch (const std::exception &e) {

@@ -13,8 +13,11 @@
 //
 // Outcomes: `ran` (exit 0), `error` (exit 1 with a located
 // `file:line:col: error:` - a parse, verify, check or unsupported-op error),
-// or a BUG: `crash` (a signal or sanitizer report), `timeout` (no answer in
-// the time limit: a hang or a runaway), `internal` (any other exit code) and
+// `slow` (still computing at the time limit: busy for at least a twentieth of
+// it, e.g. a `while` whose mutated bound means billions of iterations; not a
+// BUG, but kept as WORK/slow-N.mlir to look at), or a BUG: `crash` (a signal
+// or a sanitizer report), `hang` (no answer in the time limit and idle: a
+// deadlock or a wait that never ends), `internal` (any other exit code) and
 // `unlocated` (exit 1 without a located error). Each BUG is saved as
 // WORK/bug-N.mlir with the command's stderr; the exit code is 1 if any.
 //
@@ -52,8 +55,14 @@ struct Options {
   std::vector<std::string> corpus;
 };
 
-enum Outcome { kRan, kError, kCrash, kTimeout, kInternal, kUnlocated, kOutcomes };
-const char *kOutcomeNames[] = {"ran", "error", "crash", "timeout", "internal", "unlocated"};
+enum Outcome { kRan, kError, kSlow, kCrash, kHang, kInternal, kUnlocated, kOutcomes };
+const char *kOutcomeNames[] = {"ran", "error", "slow", "crash", "hang", "internal", "unlocated"};
+
+// A timed-out run that used at least this share of the time limit on the
+// CPU was computing (slow), one below it was waiting (a hang). A deadlocked
+// executor uses no CPU at all; a busy one on a loaded machine (a dozen jobs
+// on two cores) still gets more than a twentieth of the time.
+constexpr double kBusyShare = 0.05;
 
 std::string readText(const fs::path &p) {
   std::ifstream in(p);
@@ -165,9 +174,9 @@ bool crashed(const ProcessResult &r) {
          r.stderrText.find("runtime error:") != std::string::npos;
 }
 
-Outcome classify(const ProcessResult &r, const std::string &file) {
+Outcome classify(const ProcessResult &r, const std::string &file, double timeout) {
   if (crashed(r)) return kCrash;
-  if (r.timedOut) return kTimeout;
+  if (r.timedOut) return r.cpuSeconds >= kBusyShare * timeout ? kSlow : kHang;
   if (r.exitCode == 0) return kRan;
   if (r.exitCode != 1) return kInternal;
   return r.stderrText.find(file + ":") != std::string::npos && r.stderrText.find(": error: ") != std::string::npos
@@ -189,7 +198,7 @@ int run(const Options &o) {
   std::mt19937_64 rng(o.seed);
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  size_t executions = 0, bugs = 0;
+  size_t executions = 0, bugs = 0, slow = 0, slowWithWhile = 0;
   const std::string file = (work / "mutant.mlir").string(), errFile = (work / "stderr.txt").string();
   while ((o.mutants == 0 || executions < o.mutants) && (o.seconds == 0 || elapsed() < o.seconds)) {
     std::string text = seeds[rng() % seeds.size()];
@@ -206,15 +215,20 @@ int run(const Options &o) {
     std::string inputSeed = std::to_string(rng() % 1000);
     ProcessResult r = runProcess({o.autopart, "run", file, "--quiet", "--seed", inputSeed}, o.timeout, errFile);
     ++executions;
-    Outcome out = classify(r, file);
+    Outcome out = classify(r, file, o.timeout);
     ++counts[kinds][out];
-    if (out >= kCrash) {
-      fs::path repro = work / ("bug-" + std::to_string(++bugs) + ".mlir");
-      std::ofstream(repro) << "// " << kOutcomeNames[out] << ": autopart run " << repro.filename().string()
-                           << " --quiet --seed " << inputSeed << "\n"
+    if (out == kSlow || out >= kCrash) {
+      bool bug = out != kSlow;
+      std::string name = (bug ? "bug-" + std::to_string(++bugs) : "slow-" + std::to_string(++slow)) + ".mlir";
+      slowWithWhile += !bug && text.find("stablehlo.while") != std::string::npos;
+      fs::path saved = work / name;
+      std::ofstream(saved) << "// " << kOutcomeNames[out] << ": autopart run " << name << " --quiet --seed "
+                           << inputSeed << "\n"
                            << text;
-      std::ofstream(repro.string() + ".stderr") << r.stderrText;
-      std::cout << "BUG " << kOutcomeNames[out] << " (" << kinds << "): " << repro.string() << "\n";
+      std::ofstream(saved.string() + ".stderr") << r.stderrText;
+      std::cout << (bug ? "BUG " : "") << kOutcomeNames[out] << " (" << kinds << "): " << saved.string();
+      if (r.timedOut) std::cout << " (cpu " << std::fixed << std::setprecision(1) << r.cpuSeconds << " s)";
+      std::cout << "\n";
     }
   }
   std::cout << "executions " << executions << " in " << std::fixed << std::setprecision(0) << elapsed() << " s over "
@@ -227,6 +241,7 @@ int run(const Options &o) {
     for (size_t n : row) std::cout << std::right << std::setw(10) << n;
     std::cout << "\n";
   }
+  std::cout << "slow: " << slow << " (" << slowWithWhile << " with a stablehlo.while)\n";
   std::cout << "BUGs: " << bugs << (bugs ? " (reproducers in " + work.string() + ")" : "") << "\n";
   return bugs ? 1 : 0;
 }
