@@ -129,7 +129,8 @@ void checkConvolution(const OpCheck &c) {
 
 OpCheckRegistration regs[] = {
     {{"stablehlo.dot_general", "stablehlo.dot"}, checkDotGeneral},
-    {{"stablehlo.convolution", "stablehlo.dynamic_conv"}, checkConvolution},
+    {{"stablehlo.convolution"}, checkConvolution},
+    {{"stablehlo.dynamic_conv"}, checkConvolution, /*readsValues=*/true},
 };
 
 }  // namespace

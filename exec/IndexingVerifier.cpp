@@ -199,7 +199,8 @@ void checkScatter(const OpCheck &c) {
 }
 
 OpCheckRegistration regs[] = {
-    {{"stablehlo.gather", "stablehlo.dynamic_gather"}, checkGather},
+    {{"stablehlo.gather"}, checkGather},
+    {{"stablehlo.dynamic_gather"}, checkGather, /*readsValues=*/true},
     {{"stablehlo.scatter"}, checkScatter},
 };
 

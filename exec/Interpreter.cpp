@@ -24,7 +24,8 @@ Kernel findKernel(std::string_view name) {
   return it == registry().end() ? nullptr : it->second;
 }
 
-Interpreter::Interpreter(const Module &module) : m(module), values_(module.values.size()) {}
+Interpreter::Interpreter(const Module &module)
+    : m(module), values_(module.values.size()), verified_(module.ops.size(), 0) {}
 
 TensorPtr Interpreter::operand(OpId op, uint32_t i) const {
   const TensorPtr &t = values_[m.operand(op, i)];
@@ -130,7 +131,7 @@ void Interpreter::runOp(OpId op) {
   Kernel k = kernelByName_[n];
   if (!k) fail(op, "unsupported op '" + std::string(m.opName(op)) + "'");
   try {
-    verifyOp(*this, op);
+    if (!verified_[op]) verified_[op] = verifyOp(*this, op);
     k(*this, op);
     verifyResults(*this, op, values_);
   } catch (const ExecError &) {

@@ -6,8 +6,13 @@
 namespace autopart::exec {
 namespace {
 
-std::unordered_map<std::string_view, OpCheckFn> &checks() {
-  static std::unordered_map<std::string_view, OpCheckFn> r;
+struct Entry {
+  OpCheckFn fn;
+  bool readsValues;
+};
+
+std::unordered_map<std::string_view, Entry> &checks() {
+  static std::unordered_map<std::string_view, Entry> r;
   return r;
 }
 
@@ -19,8 +24,8 @@ std::string tensorTypeString(const Tensor &t) {
 
 }  // namespace
 
-OpCheckRegistration::OpCheckRegistration(std::initializer_list<const char *> names, OpCheckFn fn) {
-  for (const char *n : names) checks()[n] = fn;
+OpCheckRegistration::OpCheckRegistration(std::initializer_list<const char *> names, OpCheckFn fn, bool readsValues) {
+  for (const char *n : names) checks()[n] = {fn, readsValues};
 }
 
 std::string dimsString(const std::vector<int64_t> &v) {
@@ -200,10 +205,13 @@ void OpCheck::regionTypes(uint32_t r, const std::vector<const Tensor *> &args,
   }
 }
 
-void verifyOp(const Interpreter &I, OpId op) {
+bool verifyOp(const Interpreter &I, OpId op) {
   auto it = checks().find(I.m.opName(op));
-  if (it == checks().end()) return;
-  it->second(OpCheck(I, op));
+  if (it != checks().end()) it->second.fn(OpCheck(I, op));
+  if (it != checks().end() && it->second.readsValues) return false;
+  for (ValueId v : I.m.operands(op))
+    if (!I.m.types.isTensor(I.m.type(v)) || I.m.types.hasDynamicDim(I.m.type(v))) return false;
+  return true;
 }
 
 void verifyResults(const Interpreter &I, OpId op, const std::vector<TensorPtr> &values) {

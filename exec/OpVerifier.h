@@ -92,12 +92,18 @@ public:
 
 using OpCheckFn = void (*)(const OpCheck &);
 
+// `readsValues`: the check reads operand values (dynamic_gather's slice
+// sizes, dynamic_pad's paddings), so it must run every time.
 struct OpCheckRegistration {
-  OpCheckRegistration(std::initializer_list<const char *> names, OpCheckFn fn);
+  OpCheckRegistration(std::initializer_list<const char *> names, OpCheckFn fn, bool readsValues = false);
 };
 
-// Runs the registered check of `op`, if any. Throws ExecError.
-void verifyOp(const Interpreter &I, OpId op);
+// Runs the registered check of `op`, if any. Throws ExecError. Returns true
+// when passing it once is enough: the check depends only on the operands'
+// types and the op's attributes, and the operand types are static (values
+// always hold their declared types, see verifyResults), so the interpreter
+// skips it when the op runs again (a region called per element).
+bool verifyOp(const Interpreter &I, OpId op);
 // After the kernel: each result (in `values`, indexed by ValueId) holds its
 // declared type (static tensors).
 void verifyResults(const Interpreter &I, OpId op, const std::vector<TensorPtr> &values);

@@ -1,11 +1,11 @@
-// Op checks (OpVerifier.h) of the ops that call a region on scalars:
-// reduce, reduce_window, select_and_scatter and sort (ReduceOps.cpp,
-// SortOps.cpp). The kernels walk the operands with the dimensions and
-// window attributes, copy scalars in and out of the region by the element
-// size, and size results by the declared types, so the region's signature,
-// the dimensions and the window geometry are checked against the spec
-// (reduce C1-C8, reduce_window C1-C16, select_and_scatter C1-C12,
-// sort C1-C5):
+// Op checks (OpVerifier.h) of the reducing and sorting ops: reduce,
+// reduce_window, select_and_scatter, sort (ReduceOps.cpp, SortOps.cpp) and
+// chlo.top_k (ChloOps.cpp). The kernels walk the operands with the
+// dimensions and window attributes, copy scalars in and out of the region
+// by the element size, and size results by the declared types, so the
+// region's signature, the dimensions and the window geometry are checked
+// against the spec (reduce C1-C8, reduce_window C1-C16, select_and_scatter
+// C1-C12, sort C1-C5):
 //
 //   %r = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [2]
 //        : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>
@@ -138,7 +138,29 @@ void checkSort(const OpCheck &c) {
   c.scalarRegion(0, args, {"i1"});
 }
 
+// chlo.top_k: the k largest along the last dimension, as values and
+// integer indices of shape [..., k], with 0 <= k <= the last dimension.
+void checkTopK(const OpCheck &c) {
+  c.counts(1, 2);
+  const Tensor &x = c.in(0);
+  c.isTensor(x, "the operand");
+  if (x.rank() < 1) c.fail("the operand " + x.typeString() + " must have rank 1 or more");
+  if (!c.has("k")) c.fail("has no k");
+  int64_t k = c.I.intAttr(c.op, "k");
+  if (k < 0 || k > x.shape.back())
+    c.fail("k = " + std::to_string(k) + " is not in [0, " + std::to_string(x.shape.back()) + "]");
+  std::vector<int64_t> want = x.shape;
+  want.back() = k;
+  c.resultShapeIs(0, want);
+  c.resultElementIs(0, x);
+  c.resultShapeIs(1, want);
+  TypeId it = c.m.type(c.m.result(c.op, 1));
+  if (!c.m.types.isTensor(it) || !dtypeOf(c.m.types, c.m.types.elementType(it)).isInt())
+    c.fail("result #1 is " + c.typeStr(it) + ", it must hold integer indices");
+}
+
 OpCheckRegistration regs[] = {
+    {{"chlo.top_k"}, checkTopK},
     {{"stablehlo.reduce"}, checkReduce},
     {{"stablehlo.reduce_window"}, checkReduceWindow},
     {{"stablehlo.select_and_scatter"}, checkSelectAndScatter},

@@ -195,6 +195,14 @@ TEST(ExecOpVerifier, ElementwiseResultShapeDiffersFromTheOperand) {
                  "t.mlir:2:8", "stablehlo.tanh: result #0 is tensor<4xf32>, its shape must be [5]");
 }
 
+TEST(ExecOpVerifier, TopKAboveTheLastDimension) {
+  expectRejected(R"(func.func @main(%x: tensor<2x3xf32>) -> (tensor<2x1000xf32>, tensor<2x1000xi32>) {
+  %0:2 = chlo.top_k(%x, k = 1000) : tensor<2x3xf32> -> (tensor<2x1000xf32>, tensor<2x1000xi32>)
+  return %0#0, %0#1 : tensor<2x1000xf32>, tensor<2x1000xi32>
+})",
+                 "t.mlir:2:10", "chlo.top_k: k = 1000 is not in [0, 3]");
+}
+
 // Valid uses of the checked families: gather with batching dimensions,
 // scatter, a padded and dilated convolution, a strided slice, pad with
 // negative and interior padding, a windowed reduction, sort, while.
