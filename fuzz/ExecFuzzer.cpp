@@ -101,32 +101,44 @@ std::vector<std::string> loadSeeds(const Options &o) {
 struct Mutator {
   const char *name;
   std::regex site;
-  std::vector<std::string> (*choices)(const std::string &matched);
+  std::vector<std::string> (*choices)(const std::string &matched, const std::string &text);
 };
 
-std::vector<std::string> constantChoices(const std::string &m) {
+std::vector<std::string> constantChoices(const std::string &m, const std::string &) {
   if (m == "true" || m == "false") return {"true", "false"};
   if (m.find_first_of(".eE") != std::string::npos)
     return {"0.0", "-0.0", "1.0", "-3.5", "3.0e+38", "-3.4e+38", "1.0e-45", "65504.0", "0x7FC00000", "0x7F800000"};
   return {"0", "-1", "1", "2", "3", "7", "-128", "255", "65535", "2147483647", "-2147483648", "9223372036854775807"};
 }
 
-std::vector<std::string> binaryChoices(const std::string &) {
+std::vector<std::string> binaryChoices(const std::string &, const std::string &) {
   return {"add",       "subtract", "multiply", "divide", "maximum",    "minimum",
           "remainder", "power",    "and",      "or",     "xor",        "shift_left",
           "atan2",     "shift_right_arithmetic",         "shift_right_logical"};
 }
 
-std::vector<std::string> unaryChoices(const std::string &) {
+std::vector<std::string> unaryChoices(const std::string &, const std::string &) {
   return {"abs",   "negate", "exponential", "exponential_minus_one", "log",   "log_plus_one",
           "sqrt",  "rsqrt",  "cbrt",        "tanh",                  "logistic", "sine",
           "cosine", "tan",   "floor",       "ceil",                  "round_nearest_even",
           "round_nearest_afz", "sign",      "not",                   "popcnt", "count_leading_zeros"};
 }
 
-std::vector<std::string> intChoices(const std::string &) { return {"-1", "0", "1", "2", "3", "4", "7", "100000"}; }
-std::vector<std::string> dimChoices(const std::string &) { return {"0", "1", "2", "3", "5"}; }
-std::vector<std::string> directionChoices(const std::string &) { return {"EQ", "NE", "LT", "LE", "GT", "GE"}; }
+std::vector<std::string> intChoices(const std::string &, const std::string &) { return {"-1", "0", "1", "2", "3", "4", "7", "100000"}; }
+std::vector<std::string> dimChoices(const std::string &, const std::string &) { return {"0", "1", "2", "3", "5"}; }
+std::vector<std::string> directionChoices(const std::string &, const std::string &) { return {"EQ", "NE", "LT", "LE", "GT", "GE"}; }
+
+// Another value of the program: every SSA name defined in it (results
+// `%x =` / `%x:2 =` and block arguments `%x:`), so that an op gets an operand
+// of a type other than the one it declares.
+std::vector<std::string> valueChoices(const std::string &, const std::string &text) {
+  static const std::regex def(R"((%[A-Za-z_][\w$.-]*|%\d+)(?::\d+)?\s*[=:])");
+  std::vector<std::string> out;
+  for (std::sregex_iterator it(text.begin(), text.end(), def), end; it != end; ++it) out.push_back((*it)[1]);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
 
 std::vector<Mutator> makeMutators() {
   const char *num = R"((-?\d+\.\d+(?:[eE][-+]?\d+)?|-?\d+[eE][-+]?\d+|-?\d+|true|false))";
@@ -151,6 +163,13 @@ std::vector<Mutator> makeMutators() {
        intChoices},
       {"shape", std::regex(R"(tensor<(?:\d+x)*(\d+)x[a-z])"), dimChoices},
       {"direction", std::regex(R"(\b(EQ|NE|LT|LE|GT|GE)\b)"), directionChoices},
+      // An integer of a convolution window, a group count, k, iota's dimension.
+      {"window",
+       std::regex(R"(\b(?:stride|pad|lhs_dilate|rhs_dilate|reverse|feature_group_count|batch_group_count|)"
+                  R"(iota_dimension|k|dim)\s*=\s*\[*(?:[-\w]+\]*\s*,\s*\[*)*(-?\d+))"),
+       intChoices},
+      // A use of a value (an operand, not a definition) replaced by another value.
+      {"operand", std::regex(R"([(,\s](%[A-Za-z_][\w$.-]*|%\d+)(?![\w$.-]*(?::\d+)?\s*[=:]))"), valueChoices},
   };
 }
 
@@ -162,7 +181,7 @@ bool mutate(std::string &text, const Mutator &k, std::mt19937_64 &rng) {
   if (sites.empty()) return false;
   auto [pos, len] = sites[rng() % sites.size()];
   std::string old = text.substr(pos, len);
-  std::vector<std::string> choices = k.choices(old);
+  std::vector<std::string> choices = k.choices(old, text);
   choices.erase(std::remove(choices.begin(), choices.end(), old), choices.end());
   if (choices.empty()) return false;
   text.replace(pos, len, choices[rng() % choices.size()]);
