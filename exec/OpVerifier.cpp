@@ -1,6 +1,7 @@
 #include "exec/OpVerifier.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <unordered_map>
 
 namespace autopart::exec {
@@ -36,11 +37,14 @@ std::string dimsString(const std::vector<int64_t> &v) {
 
 int64_t numWindows(int64_t in, int64_t baseDil, int64_t padLo, int64_t padHi, int64_t window, int64_t windowDil,
                    int64_t stride) {
-  int64_t dilatedIn = in == 0 ? 0 : (in - 1) * baseDil + 1;
-  int64_t padded = padLo + dilatedIn + padHi;
-  int64_t dilatedWindow = window == 0 ? 0 : (window - 1) * windowDil + 1;
+  // In 128 bits: sizes, dilations and paddings are arbitrary int64
+  // attributes; a count beyond int64 is -1, which matches no dimension.
+  __int128 dilatedIn = in == 0 ? 0 : __int128(in - 1) * baseDil + 1;
+  __int128 padded = dilatedIn + padLo + padHi;
+  __int128 dilatedWindow = window == 0 ? 0 : __int128(window - 1) * windowDil + 1;
   if (padded <= 0 || dilatedWindow > padded) return 0;
-  return (padded - dilatedWindow) / stride + 1;
+  __int128 n = (padded - dilatedWindow) / stride + 1;
+  return n > INT64_MAX ? -1 : int64_t(n);
 }
 
 bool holdsType(const TypeTable &types, const Tensor &t, TypeId ty) {

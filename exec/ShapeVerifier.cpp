@@ -8,6 +8,8 @@
 //
 //   %r = stablehlo.slice %x [1:5] : (tensor<4xf32>) -> tensor<4xf32>
 //   -> error: stablehlo.slice: limit 5 of dimension 0 is not in [1, 4]
+#include <cstdint>
+
 #include "exec/OpVerifier.h"
 
 namespace autopart::exec {
@@ -121,9 +123,11 @@ void checkPad(const OpCheck &c) {
   std::vector<int64_t> want;
   for (size_t d = 0; d < r; ++d) {
     if (in[d] < 0) c.fail("interior_padding " + dimsString(in) + " must not be negative");
-    int64_t n = lo[d] + x.shape[d] + std::max<int64_t>(x.shape[d] - 1, 0) * in[d] + hi[d];
-    if (n < 0) c.fail("padding makes dimension " + std::to_string(d) + " negative (" + std::to_string(n) + ")");
-    want.push_back(n);
+    // In 128 bits: the paddings are arbitrary int64 attributes.
+    __int128 n = __int128(lo[d]) + x.shape[d] + __int128(std::max<int64_t>(x.shape[d] - 1, 0)) * in[d] + hi[d];
+    if (n < 0 || n > INT64_MAX)
+      c.fail("padding makes dimension " + std::to_string(d) + " negative or larger than 64 bits hold");
+    want.push_back(int64_t(n));
   }
   c.resultShapeIs(0, want);
   c.resultElementIs(0, x);

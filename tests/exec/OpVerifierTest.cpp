@@ -203,6 +203,16 @@ TEST(ExecOpVerifier, TopKAboveTheLastDimension) {
                  "t.mlir:2:10", "chlo.top_k: k = 1000 is not in [0, 3]");
 }
 
+// Found by UBSan in the verifier itself: the padded size overflowed int64.
+TEST(ExecOpVerifier, PadSizeBeyondInt64) {
+  expectRejected(R"(func.func @main(%x: tensor<2xi64>) -> tensor<3xi64> {
+  %p = stablehlo.constant dense<0> : tensor<i64>
+  %0 = stablehlo.pad %x, %p, low = [9223372036854775807], high = [1], interior = [0] : (tensor<2xi64>, tensor<i64>) -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+})",
+                 "t.mlir:3:8", "stablehlo.pad: padding makes dimension 0 negative or larger than 64 bits hold");
+}
+
 // Valid uses of the checked families: gather with batching dimensions,
 // scatter, a padded and dilated convolution, a strided slice, pad with
 // negative and interior padding, a windowed reduction, sort, while.
