@@ -3,8 +3,8 @@
 #include <unordered_map>
 
 #include "exec/DenseLiteral.h"
+#include "exec/OpVerifier.h"
 #include "exec/QuantizedOps.h"
-#include "exec/ShapeGuard.h"
 
 namespace autopart::exec {
 namespace {
@@ -25,7 +25,8 @@ Kernel findKernel(std::string_view name) {
   return it == registry().end() ? nullptr : it->second;
 }
 
-Interpreter::Interpreter(const Module &module) : m(module), values_(module.values.size()) {}
+Interpreter::Interpreter(const Module &module)
+    : m(module), values_(module.values.size()), verified_(module.ops.size(), 0) {}
 
 TensorPtr Interpreter::operand(OpId op, uint32_t i) const {
   const TensorPtr &t = values_[m.operand(op, i)];
@@ -98,6 +99,7 @@ std::vector<TensorPtr> Interpreter::runRegion(RegionId r, const std::vector<Tens
   if (reg.blocks.size() != 1) throw ExecError(reg.parent, "regions with several blocks are not supported");
   const Block &b = m.blocks[reg.blocks[0]];
   if (args.size() != b.args.size()) throw ExecError(reg.parent, "region called with the wrong number of arguments");
+  verifyRegionArguments(*this, r, args);
   for (size_t i = 0; i < args.size(); ++i) values_[b.args[i]] = args[i];
   std::vector<TensorPtr> results;
   for (OpId op : b.ops) {
@@ -131,9 +133,10 @@ void Interpreter::runOp(OpId op) {
   Kernel k = kernelByName_[n];
   if (!k) fail(op, "unsupported op '" + std::string(m.opName(op)) + "'");
   try {
-    checkElementwiseOperands(*this, op);
+    if (!verified_[op]) verified_[op] = verifyOp(*this, op);
     checkQuantizedOp(*this, op);
     k(*this, op);
+    verifyResults(*this, op, values_);
   } catch (const ExecError &) {
     throw;
   } catch (const std::exception &e) {

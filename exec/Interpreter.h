@@ -98,6 +98,7 @@ private:
   std::vector<TensorPtr> values_;
   std::vector<Kernel> kernelByName_;  // indexed by NameId (nullptr: not looked up / none)
   std::vector<uint8_t> looked_;
+  std::vector<uint8_t> verified_;  // by OpId: passed checks that depend on types only (OpVerifier.h)
 };
 
 }  // namespace autopart::exec

@@ -13,8 +13,11 @@
 //
 // Outcomes: `ran` (exit 0), `error` (exit 1 with a located
 // `file:line:col: error:` - a parse, verify, check or unsupported-op error),
-// or a BUG: `crash` (a signal or sanitizer report), `timeout` (no answer in
-// the time limit: a hang or a runaway), `internal` (any other exit code) and
+// `slow` (still computing at the time limit: busy for at least a twentieth of
+// it, e.g. a `while` whose mutated bound means billions of iterations; not a
+// BUG, but kept as WORK/slow-N.mlir to look at), or a BUG: `crash` (a signal
+// or a sanitizer report), `hang` (no answer in the time limit and idle: a
+// deadlock or a wait that never ends), `internal` (any other exit code) and
 // `unlocated` (exit 1 without a located error). Each BUG is saved as
 // WORK/bug-N.mlir with the command's stderr; the exit code is 1 if any.
 //
@@ -52,8 +55,14 @@ struct Options {
   std::vector<std::string> corpus;
 };
 
-enum Outcome { kRan, kError, kCrash, kTimeout, kInternal, kUnlocated, kOutcomes };
-const char *kOutcomeNames[] = {"ran", "error", "crash", "timeout", "internal", "unlocated"};
+enum Outcome { kRan, kError, kSlow, kCrash, kHang, kInternal, kUnlocated, kOutcomes };
+const char *kOutcomeNames[] = {"ran", "error", "slow", "crash", "hang", "internal", "unlocated"};
+
+// A timed-out run that used at least this share of the time limit on the
+// CPU was computing (slow), one below it was waiting (a hang). A deadlocked
+// executor uses no CPU at all; a busy one on a loaded machine (a dozen jobs
+// on two cores) still gets more than a twentieth of the time.
+constexpr double kBusyShare = 0.05;
 
 std::string readText(const fs::path &p) {
   std::ifstream in(p);
@@ -92,32 +101,44 @@ std::vector<std::string> loadSeeds(const Options &o) {
 struct Mutator {
   const char *name;
   std::regex site;
-  std::vector<std::string> (*choices)(const std::string &matched);
+  std::vector<std::string> (*choices)(const std::string &matched, const std::string &text);
 };
 
-std::vector<std::string> constantChoices(const std::string &m) {
+std::vector<std::string> constantChoices(const std::string &m, const std::string &) {
   if (m == "true" || m == "false") return {"true", "false"};
   if (m.find_first_of(".eE") != std::string::npos)
     return {"0.0", "-0.0", "1.0", "-3.5", "3.0e+38", "-3.4e+38", "1.0e-45", "65504.0", "0x7FC00000", "0x7F800000"};
   return {"0", "-1", "1", "2", "3", "7", "-128", "255", "65535", "2147483647", "-2147483648", "9223372036854775807"};
 }
 
-std::vector<std::string> binaryChoices(const std::string &) {
+std::vector<std::string> binaryChoices(const std::string &, const std::string &) {
   return {"add",       "subtract", "multiply", "divide", "maximum",    "minimum",
           "remainder", "power",    "and",      "or",     "xor",        "shift_left",
           "atan2",     "shift_right_arithmetic",         "shift_right_logical"};
 }
 
-std::vector<std::string> unaryChoices(const std::string &) {
+std::vector<std::string> unaryChoices(const std::string &, const std::string &) {
   return {"abs",   "negate", "exponential", "exponential_minus_one", "log",   "log_plus_one",
           "sqrt",  "rsqrt",  "cbrt",        "tanh",                  "logistic", "sine",
           "cosine", "tan",   "floor",       "ceil",                  "round_nearest_even",
           "round_nearest_afz", "sign",      "not",                   "popcnt", "count_leading_zeros"};
 }
 
-std::vector<std::string> intChoices(const std::string &) { return {"-1", "0", "1", "2", "3", "4", "7", "100000"}; }
-std::vector<std::string> dimChoices(const std::string &) { return {"0", "1", "2", "3", "5"}; }
-std::vector<std::string> directionChoices(const std::string &) { return {"EQ", "NE", "LT", "LE", "GT", "GE"}; }
+std::vector<std::string> intChoices(const std::string &, const std::string &) { return {"-1", "0", "1", "2", "3", "4", "7", "100000"}; }
+std::vector<std::string> dimChoices(const std::string &, const std::string &) { return {"0", "1", "2", "3", "5"}; }
+std::vector<std::string> directionChoices(const std::string &, const std::string &) { return {"EQ", "NE", "LT", "LE", "GT", "GE"}; }
+
+// Another value of the program: every SSA name defined in it (results
+// `%x =` / `%x:2 =` and block arguments `%x:`), so that an op gets an operand
+// of a type other than the one it declares.
+std::vector<std::string> valueChoices(const std::string &, const std::string &text) {
+  static const std::regex def(R"((%[A-Za-z_][\w$.-]*|%\d+)(?::\d+)?\s*[=:])");
+  std::vector<std::string> out;
+  for (std::sregex_iterator it(text.begin(), text.end(), def), end; it != end; ++it) out.push_back((*it)[1]);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
 
 std::vector<Mutator> makeMutators() {
   const char *num = R"((-?\d+\.\d+(?:[eE][-+]?\d+)?|-?\d+[eE][-+]?\d+|-?\d+|true|false))";
@@ -142,6 +163,13 @@ std::vector<Mutator> makeMutators() {
        intChoices},
       {"shape", std::regex(R"(tensor<(?:\d+x)*(\d+)x[a-z])"), dimChoices},
       {"direction", std::regex(R"(\b(EQ|NE|LT|LE|GT|GE)\b)"), directionChoices},
+      // An integer of a convolution window, a group count, k, iota's dimension.
+      {"window",
+       std::regex(R"(\b(?:stride|pad|lhs_dilate|rhs_dilate|reverse|feature_group_count|batch_group_count|)"
+                  R"(iota_dimension|k|dim)\s*=\s*\[*(?:[-\w]+\]*\s*,\s*\[*)*(-?\d+))"),
+       intChoices},
+      // A use of a value (an operand, not a definition) replaced by another value.
+      {"operand", std::regex(R"([(,\s](%[A-Za-z_][\w$.-]*|%\d+)(?![\w$.-]*(?::\d+)?\s*[=:]))"), valueChoices},
   };
 }
 
@@ -153,7 +181,7 @@ bool mutate(std::string &text, const Mutator &k, std::mt19937_64 &rng) {
   if (sites.empty()) return false;
   auto [pos, len] = sites[rng() % sites.size()];
   std::string old = text.substr(pos, len);
-  std::vector<std::string> choices = k.choices(old);
+  std::vector<std::string> choices = k.choices(old, text);
   choices.erase(std::remove(choices.begin(), choices.end(), old), choices.end());
   if (choices.empty()) return false;
   text.replace(pos, len, choices[rng() % choices.size()]);
@@ -165,9 +193,9 @@ bool crashed(const ProcessResult &r) {
          r.stderrText.find("runtime error:") != std::string::npos;
 }
 
-Outcome classify(const ProcessResult &r, const std::string &file) {
+Outcome classify(const ProcessResult &r, const std::string &file, double timeout) {
   if (crashed(r)) return kCrash;
-  if (r.timedOut) return kTimeout;
+  if (r.timedOut) return r.cpuSeconds >= kBusyShare * timeout ? kSlow : kHang;
   if (r.exitCode == 0) return kRan;
   if (r.exitCode != 1) return kInternal;
   return r.stderrText.find(file + ":") != std::string::npos && r.stderrText.find(": error: ") != std::string::npos
@@ -189,7 +217,7 @@ int run(const Options &o) {
   std::mt19937_64 rng(o.seed);
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  size_t executions = 0, bugs = 0;
+  size_t executions = 0, bugs = 0, slow = 0, slowWithWhile = 0;
   const std::string file = (work / "mutant.mlir").string(), errFile = (work / "stderr.txt").string();
   while ((o.mutants == 0 || executions < o.mutants) && (o.seconds == 0 || elapsed() < o.seconds)) {
     std::string text = seeds[rng() % seeds.size()];
@@ -206,15 +234,20 @@ int run(const Options &o) {
     std::string inputSeed = std::to_string(rng() % 1000);
     ProcessResult r = runProcess({o.autopart, "run", file, "--quiet", "--seed", inputSeed}, o.timeout, errFile);
     ++executions;
-    Outcome out = classify(r, file);
+    Outcome out = classify(r, file, o.timeout);
     ++counts[kinds][out];
-    if (out >= kCrash) {
-      fs::path repro = work / ("bug-" + std::to_string(++bugs) + ".mlir");
-      std::ofstream(repro) << "// " << kOutcomeNames[out] << ": autopart run " << repro.filename().string()
-                           << " --quiet --seed " << inputSeed << "\n"
+    if (out == kSlow || out >= kCrash) {
+      bool bug = out != kSlow;
+      std::string name = (bug ? "bug-" + std::to_string(++bugs) : "slow-" + std::to_string(++slow)) + ".mlir";
+      slowWithWhile += !bug && text.find("stablehlo.while") != std::string::npos;
+      fs::path saved = work / name;
+      std::ofstream(saved) << "// " << kOutcomeNames[out] << ": autopart run " << name << " --quiet --seed "
+                           << inputSeed << "\n"
                            << text;
-      std::ofstream(repro.string() + ".stderr") << r.stderrText;
-      std::cout << "BUG " << kOutcomeNames[out] << " (" << kinds << "): " << repro.string() << "\n";
+      std::ofstream(saved.string() + ".stderr") << r.stderrText;
+      std::cout << (bug ? "BUG " : "") << kOutcomeNames[out] << " (" << kinds << "): " << saved.string();
+      if (r.timedOut) std::cout << " (cpu " << std::fixed << std::setprecision(1) << r.cpuSeconds << " s)";
+      std::cout << "\n";
     }
   }
   std::cout << "executions " << executions << " in " << std::fixed << std::setprecision(0) << elapsed() << " s over "
@@ -227,6 +260,7 @@ int run(const Options &o) {
     for (size_t n : row) std::cout << std::right << std::setw(10) << n;
     std::cout << "\n";
   }
+  std::cout << "slow: " << slow << " (" << slowWithWhile << " with a stablehlo.while)\n";
   std::cout << "BUGs: " << bugs << (bugs ? " (reproducers in " + work.string() + ")" : "") << "\n";
   return bugs ? 1 : 0;
 }

@@ -17,6 +17,7 @@ struct ProcessResult {
   int exitCode = -1;     // valid when signal == 0 and !timedOut
   int signal = 0;        // the signal that ended it, 0 if it exited
   bool timedOut = false;  // killed after the time limit
+  double cpuSeconds = 0;  // user + system time of the child (all its threads)
   std::string stderrText;
 };
 

@@ -79,9 +79,9 @@ TEST(ExecInterpreter, DotGeneralMatchesADirectSum) {
 // The im2col convolution against the definition, with padding, strides,
 // both dilations and feature groups.
 TEST(ExecInterpreter, ConvolutionMatchesTheDefinition) {
-  std::unique_ptr<Module> m = testing::parse(R"(func.func @main(%x: tensor<1x7x4xf32>, %k: tensor<3x2x4xf32>) -> tensor<1x4x4xf32> {
-  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [2], pad = [[2, 1]], lhs_dilate = [1], rhs_dilate = [2]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x7x4xf32>, tensor<3x2x4xf32>) -> tensor<1x4x4xf32>
-  return %0 : tensor<1x4x4xf32>
+  std::unique_ptr<Module> m = testing::parse(R"(func.func @main(%x: tensor<1x7x4xf32>, %k: tensor<3x2x4xf32>) -> tensor<1x3x4xf32> {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [2], pad = [[2, 1]], lhs_dilate = [1], rhs_dilate = [2]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x7x4xf32>, tensor<3x2x4xf32>) -> tensor<1x3x4xf32>
+  return %0 : tensor<1x3x4xf32>
 })");
   ASSERT_TRUE(m);
   OpId f = m->lookupSymbol("main");
@@ -89,7 +89,7 @@ TEST(ExecInterpreter, ConvolutionMatchesTheDefinition) {
   TensorPtr k = randomTensor(m->types, m->type(FuncView{*m, f}.args()[1]), 4);
   Interpreter I(*m);
   TensorPtr r = I.callFunction(f, {x, k})[0];
-  for (int p = 0; p < 4; ++p)
+  for (int p = 0; p < 3; ++p)
     for (int o = 0; o < 4; ++o) {
       int g = o / 2;
       double s = 0;
