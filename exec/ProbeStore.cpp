@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -50,19 +49,14 @@ std::vector<std::string> csvSplit(const std::string &line) {
 
 }  // namespace
 
-ProbeStore::~ProbeStore() {
-  if (!temporary_) return;
-  std::error_code ec;
-  std::filesystem::remove_all(dir_, ec);
-}
-
 void ProbeStore::write(const std::string &id, const Tensor &t) {
   if (t.isTuple || t.isToken) throw std::runtime_error("interpreter.probe takes a tensor");
   if (dir_.empty()) {
-    std::string pattern = (std::filesystem::temp_directory_path() / "autopart-probes-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot create a probe directory in " + pattern);
-    dir_ = pattern;
-    temporary_ = true;
+    memoryBytes_ += t.bytes.size();
+    if (memoryBytes_ > memoryLimit_)
+      throw std::runtime_error("probe values exceed " + std::to_string(memoryLimit_) + " bytes in memory");
+    memory_[id].push_back({t.typeString(), std::vector<uint8_t>(t.bytes.begin(), t.bytes.end())});
+    return;
   }
   uint32_t iteration = iterations_[id]++;
   std::string file = std::to_string(files_++) + "_" + sanitize(id) + ".bin";
@@ -74,8 +68,25 @@ void ProbeStore::write(const std::string &id, const Tensor &t) {
 }
 
 TensorPtr ProbeStore::read(const std::string &id, uint32_t iteration, const Tensor &like, std::string &why) const {
-  std::ifstream index(std::filesystem::path(dir_.empty() ? "." : dir_) / "index.csv");
-  if (dir_.empty() || !index) {
+  if (dir_.empty()) {
+    auto it = memory_.find(id);
+    if (it == memory_.end() || iteration >= it->second.size()) {
+      why = memory_.empty() ? "no probe has been written"
+                            : "probe '" + id + "' has no iteration " + std::to_string(iteration);
+      return nullptr;
+    }
+    const Recorded &r = it->second[iteration];
+    if (r.type != like.typeString()) {
+      why = "probe '" + id + "' iteration " + std::to_string(iteration) + " is " + r.type + ", expected " +
+            like.typeString();
+      return nullptr;
+    }
+    TensorPtr t = makeUninitialized(like.dtype, like.shape);
+    std::copy(r.bytes.begin(), r.bytes.end(), t->bytes.begin());
+    return t;
+  }
+  std::ifstream index(std::filesystem::path(dir_) / "index.csv");
+  if (!index) {
     why = "no probe has been written";
     return nullptr;
   }

@@ -7,13 +7,15 @@
 //
 // The directory holds one raw little-endian file per execution and an
 // `index.csv` of `probe_id,iteration,type,file` lines, the record a later
-// reader (or a person) uses to find a value. Without a directory given, a
-// temporary one is made on the first write and removed with the store, so
-// each `autopart run` starts from no probes.
+// reader (or a person) uses to find a value. Without a directory given, the
+// values stay in memory (at most kMemoryLimit bytes), so each `autopart run`
+// starts from no probes and a run that is killed leaves no files behind (a
+// probe inside a long while loop once left gigabytes in /tmp).
 #pragma once
 
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "exec/Tensor.h"
 
@@ -21,8 +23,10 @@ namespace autopart::exec {
 
 class ProbeStore {
 public:
-  explicit ProbeStore(std::string dir = {}) : dir_(std::move(dir)) {}
-  ~ProbeStore();
+  static constexpr size_t kMemoryLimit = size_t(1) << 30;
+
+  explicit ProbeStore(std::string dir = {}, size_t memoryLimit = kMemoryLimit)
+      : dir_(std::move(dir)), memoryLimit_(memoryLimit) {}
   ProbeStore(const ProbeStore &) = delete;
   ProbeStore &operator=(const ProbeStore &) = delete;
 
@@ -35,10 +39,17 @@ public:
   TensorPtr read(const std::string &id, uint32_t iteration, const Tensor &like, std::string &why) const;
 
 private:
+  struct Recorded {
+    std::string type;
+    std::vector<uint8_t> bytes;
+  };
   std::string dir_;
-  bool temporary_ = false;
   uint32_t files_ = 0;
   std::unordered_map<std::string, uint32_t> iterations_;
+  // In-memory store (no directory): each probe id's executions in order.
+  std::unordered_map<std::string, std::vector<Recorded>> memory_;
+  size_t memoryLimit_;
+  size_t memoryBytes_ = 0;
 };
 
 }  // namespace autopart::exec

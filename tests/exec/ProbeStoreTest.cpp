@@ -1,5 +1,5 @@
-// exec/ProbeStore: probe values go to files and come back by id and
-// iteration; the temporary directory goes away with the store.
+// exec/ProbeStore: probe values come back by id and iteration, from memory
+// or from a given directory; memory is bounded.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -47,6 +47,28 @@ TEST(ProbeStoreTest, NothingWrittenNothingRead) {
   std::string why;
   EXPECT_FALSE(s.read("p", 0, *i64s({1}), why));
   EXPECT_FALSE(why.empty());
+}
+
+// A probe in a loop that never ends must stop with an error, not fill the
+// machine (before, each execution was a file in /tmp).
+TEST(ProbeStoreTest, MemoryIsBounded) {
+  ProbeStore s({}, 32);
+  s.write("p", *i64s({1, 2}));
+  s.write("p", *i64s({3, 4}));
+  EXPECT_THROW(s.write("p", *i64s({5})), std::runtime_error);
+}
+
+TEST(ProbeStoreTest, GivenDirectoryRoundTrips) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / ("autopart-probe-store-rt-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  ProbeStore s(dir.string());
+  s.write("p", *i64s({7, 8}));
+  std::string why;
+  TensorPtr back = s.read("p", 0, *i64s({0, 0}), why);
+  ASSERT_TRUE(back) << why;
+  EXPECT_EQ(back->data<int64_t>()[1], 8);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ProbeStoreTest, GivenDirectoryIsKept) {
