@@ -8,15 +8,10 @@ import argparse, os, re, subprocess, sys
 
 NOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "not")
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--opt", required=True)
-    ap.add_argument("--autopart", required=True)
-    ap.add_argument("--filecheck", required=True)
-    ap.add_argument("file")
-    a = ap.parse_args()
+def run_lines(path):
+    """The file's `// RUN:` commands, continuation lines (`\\`) joined."""
     runs, cur = [], None
-    for ln in open(a.file, encoding="utf-8"):
+    for ln in open(path, encoding="utf-8"):
         m = re.match(r"\s*//\s*RUN:\s?(.*)$", ln.rstrip("\n"))
         if not m:
             continue
@@ -25,6 +20,16 @@ def main():
         if not part.endswith("\\"):
             runs.append(cur)
             cur = None
+    return runs
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--opt", required=True)
+    ap.add_argument("--autopart", required=True)
+    ap.add_argument("--filecheck", required=True)
+    ap.add_argument("file")
+    a = ap.parse_args()
+    runs = run_lines(a.file)
     if not runs:
         print("no RUN lines in", a.file)
         return 1

@@ -16,21 +16,10 @@ Here such files pass or fail as a whole.
   $ whole_file_lit.py --opt build/bin/autopart-opt --filecheck FileCheck FILE
   FILE: 2/2 RUN lines passed
 """
-import argparse, re, subprocess, sys
+import argparse, os, re, subprocess, sys
 
-
-def run_lines(path):
-    runs, cur = [], None
-    for ln in open(path, encoding="utf-8").read().split("\n"):
-        m = re.match(r"\s*//\s*RUN:\s?(.*)$", ln)
-        if not m:
-            continue
-        part = m.group(1).rstrip()
-        cur = (cur + " " if cur is not None else "") + part.rstrip("\\").rstrip()
-        if not part.endswith("\\"):
-            runs.append(cur)
-            cur = None
-    return runs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from lit import run_lines  # noqa: E402  (one RUN-line reader for goldens and peer files)
 
 
 def main():
