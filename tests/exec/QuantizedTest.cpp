@@ -7,6 +7,7 @@
 #include "exec/Quantized.h"
 #include "exec/Run.h"
 #include "tests/TestUtil.h"
+#include "tests/exec/ExpectChecks.h"
 
 namespace autopart::exec {
 namespace {
@@ -31,17 +32,6 @@ TEST(ExecQuantized, ParsesPerTensorAndPerAxisTypes) {
   EXPECT_THROW(parseQuantType("!quant.uniform<i8:f32, -1.0>"), std::runtime_error);        // scale <= 0
   EXPECT_THROW(parseQuantType("!quant.uniform<i8:f32, {0.1, 0.2}>"), std::runtime_error);  // no axis
   EXPECT_THROW(parseQuantType("!quant.uniform<i8<5:300>:f32, 0.1>"), std::runtime_error);  // range
-}
-
-void expectAllPass(const std::string &body, int checks) {
-  std::string text = "func.func @f() {\n" + body + "\n  func.return\n}\n";
-  std::unique_ptr<Module> m = testing::parse(text);
-  ASSERT_TRUE(m) << text;
-  RunResult r = runModule(*m, {"", "zeros", 0, {}});
-  for (const FunctionRun &f : r.functions) EXPECT_FALSE(f.failed) << f.error << "\n" << text;
-  for (const CheckFailure &f : r.failures) ADD_FAILURE() << m->where(f.op) << ": " << f.message << "\n" << text;
-  EXPECT_EQ(r.checksTotal, checks);
-  EXPECT_EQ(r.checksPassed, checks);
 }
 
 TEST(ExecQuantized, QuantizeRoundsToEvenAndClampsToTheStorageRange) {

@@ -5,6 +5,7 @@
 
 #include "exec/Run.h"
 #include "tests/TestUtil.h"
+#include "tests/exec/ExpectChecks.h"
 
 namespace autopart::exec {
 namespace {
@@ -12,17 +13,6 @@ namespace {
 std::string raggedDot(const std::string &dims, const std::string &types) {
   return "%r = \"chlo.ragged_dot\"(%l, %w, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<" + dims +
          ">, precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>]} : " + types;
-}
-
-void expectAllPass(const std::string &body, int checks) {
-  std::string text = "func.func @f() {\n" + body + "\n  func.return\n}\n";
-  std::unique_ptr<Module> m = testing::parse(text);
-  ASSERT_TRUE(m) << text;
-  RunResult r = runModule(*m, {"", "zeros", 0, {}});
-  for (const FunctionRun &f : r.functions) EXPECT_FALSE(f.failed) << f.error << "\n" << text;
-  for (const CheckFailure &f : r.failures) ADD_FAILURE() << m->where(f.op) << ": " << f.message << "\n" << text;
-  EXPECT_EQ(r.checksTotal, checks);
-  EXPECT_EQ(r.checksPassed, checks);
 }
 
 TEST(ExecRaggedDot, NonContractingRowsPickTheirGroups) {
