@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "export/DataFlowReshards.h"
+#include "export/ReshardToTarget.h"
 #include "ir/Pass.h"
 #include "rules/OpShardingRuleRegistry.h"
 #include "sim/ReshardPlan.h"
@@ -23,18 +25,49 @@ OpId nextInBlock(const Module &m, OpId op) {
 
 class Inserter {
 public:
-  explicit Inserter(Module &m) : m_(m), map_(ShardingMap::fromModule(m)) {}
+  explicit Inserter(Module &m) : m_(m), map_(ShardingMap::fromModule(m)), resharder_(m_, map_) {
+    addComputationShardings(m_, map_);
+  }
 
   void run() {
     for (OpId func : m_.functions()) {
+      // Post-order, as Shardy walks: a data-flow op's edges are handled after
+      // the ops of its body.
       std::vector<OpId> ops;
-      m_.walk(func, [&](OpId op) { ops.push_back(op); });
-      for (OpId op : ops) processOp(func, op);
+      postOrder(func, ops);
+      for (OpId op : ops) {
+        if (isTerminator(m_, op) || insertDataFlowReshards(m_, map_, resharder_, op)) continue;
+        if (m_.isa(op, "sdy.reshard") && resharder_.lowerReshardToUnreduced(op)) continue;
+        allReduceOperands(op);
+        processOp(func, op);
+      }
       processReturn(func);
     }
   }
 
 private:
+  void postOrder(OpId root, std::vector<OpId> &out) const {
+    for (uint32_t r = 0; r < m_.numRegions(root); ++r)
+      for (BlockId b : m_.regions[m_.region(root, r)].blocks)
+        for (OpId op : m_.blocks[b].ops) {
+          postOrder(op, out);
+          out.push_back(op);
+        }
+  }
+
+  // Operands' partial sums the op's results do not keep unreduced are
+  // reduced before the op reads them.
+  void allReduceOperands(OpId op) {
+    if (m_.numResults(op) == 0) return;
+    const TensorSharding *first = map_.get(m_.result(op, 0));
+    std::optional<TensorSharding> keep = first ? std::optional<TensorSharding>(*first) : std::nullopt;
+    for (uint32_t i = 0; i < m_.numOperands(op); ++i) {
+      ValueId v = m_.operand(op, i);
+      ValueId now = resharder_.allReduceUnreduced(v, keep ? &*keep : nullptr, resharder_.before(op), op);
+      if (now != v) m_.setOperand(op, i, now);
+    }
+  }
+
   OpId newOp(std::string_view name, ValueId input, OpId near, std::vector<NamedAttr> attrs) {
     OpId op = m_.createOp(name, {input}, {m_.type(input)}, attrs);
     m_.ops[op].srcOffset = m_.ops[near].srcOffset;
@@ -49,9 +82,10 @@ private:
     return m_.result(r);
   }
 
-  // Inserts `newOp` right after `op` and makes every other use of `v` read it.
-  void insertAfterAndReplace(OpId func, OpId op, OpId created, ValueId v) {
-    m_.insertOp(m_.ops[op].parent, created, nextInBlock(m_, op));
+  // Inserts `created` after `op`, before `before`, and makes every other use
+  // of `v` read it.
+  void insertBeforeAndReplace(OpId func, OpId op, OpId before, OpId created, ValueId v) {
+    m_.insertOp(m_.ops[op].parent, created, before);
     m_.replaceAllUsesWith(v, m_.result(created), func);
     m_.setOperand(created, 0, v);
   }
@@ -75,6 +109,8 @@ private:
       const TensorSharding *s = map_.get(v);
       return s ? *s : TensorSharding::closed(plan.meshName, size_t(std::max<int64_t>(0, m_.types.rank(m_.type(v)))));
     };
+    // New ops after `op` keep result order: all-reduces, then reshards back.
+    OpId afterOp = nextInBlock(m_, op);
     bool anyResultChanged = false;
     for (const auto &s : plan.resultShardings) anyResultChanged |= s.has_value();
     if (anyResultChanged) {
@@ -88,7 +124,7 @@ private:
         }
         now.push_back(*plan.resultShardings[r]);
         OpId back = newOp("sdy.reshard", v, op, {{m_.names.get("sharding"), m_.attrs.sharding(annotated)}});
-        insertAfterAndReplace(func, op, back, v);
+        insertBeforeAndReplace(func, op, afterOp, back, v);
         map_.set(m_.result(back), annotated);
       }
       setResultShardings(op, now);
@@ -97,13 +133,14 @@ private:
 
     if (plan.allReduceAxes.empty()) return;
     std::string axes = axisListStr(plan.allReduceAxes);
+    OpId afterReduced = nextInBlock(m_, op);
     for (uint32_t r = 0; r < numResults; ++r) {
       ValueId v = m_.result(op, r);
       TensorSharding s = orClosed(v);
       OpId ar = newOp("sdy.all_reduce", v, op,
                       {{m_.names.get("out_sharding"), m_.attrs.sharding(s)},
                        {m_.names.get("reduction_axes"), m_.attrs.opaque(axes)}});
-      insertAfterAndReplace(func, op, ar, v);
+      insertBeforeAndReplace(func, op, afterReduced, ar, v);
       map_.set(m_.result(ar), s);
     }
   }
@@ -115,20 +152,16 @@ private:
     for (uint32_t i = 0; i < m_.numOperands(ret); ++i) {
       ValueId v = m_.operand(ret, i);
       AttrId a = f.resultAttr(i, "sdy.sharding");
-      const TensorSharding *target =
-          a != kNoAttr && m_.attrs.kind(a) == AttrKind::Sharding ? m_.attrs.get(a).sharding.get() : nullptr;
-      const TensorSharding *source = map_.get(v);
-      if (!target && !source) continue;
-      const Mesh *mesh = map_.mesh(target ? *target : *source);
-      if (!mesh || equivalentShardings(source, target, *mesh)) continue;
-      TensorSharding t = target ? *target : TensorSharding::closed(source->meshName, source->rank());
-      if (!target) t.inlineMesh = source->inlineMesh;
-      m_.setOperand(ret, i, reshardBefore(ret, v, t));
+      std::optional<TensorSharding> target;  // a copy: new attributes may move the storage
+      if (a != kNoAttr && m_.attrs.kind(a) == AttrKind::Sharding) target = *m_.attrs.get(a).sharding;
+      ValueId now = resharder_.toTarget(v, target ? &*target : nullptr, resharder_.before(ret), ret, true);
+      if (now != v) m_.setOperand(ret, i, now);
     }
   }
 
   Module &m_;
   ShardingMap map_;
+  TargetResharder resharder_;
 };
 
 // A maximal (single-device) sharding says where an op runs, not how a value

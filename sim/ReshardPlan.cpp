@@ -84,6 +84,11 @@ OpReshardPlan planOp(const Module &m, OpId op, const OpShardingRule &rule, const
     const OpShardingRule::TensorFactors &mapping =
         isOperand ? rule.operands[t] : rule.results[t - numOperands];
     TensorSharding s = unprojectTensor(tensors[t], mapping, plan.meshName, mesh);
+    // A reshard moves shards, not partial sums: unreduced axes stay.
+    if (current[t]) {
+      s.unreduced = current[t]->unreduced;
+      s.unreducedKind = current[t]->unreducedKind;
+    }
     if (isOperand)
       plan.operandTargets[t] = std::move(s);
     else
@@ -97,7 +102,7 @@ OpReshardPlan planOp(const Module &m, OpId op, const OpShardingRule &rule, const
   for (int32_t f : rule.reductionFactors)
     reduction.insert(reduction.end(), plan.factorAxes[size_t(f)].begin(), plan.factorAxes[size_t(f)].end());
   const TensorSharding *firstResult = numResults ? current[numOperands] : nullptr;
-  if (firstResult) reduction = axisSetDiff(reduction, firstResult->unreduced, mesh);
+  if (firstResult) reduction = axisSetSubtract(reduction, firstResult->unreduced, mesh);
   sortAndMerge(reduction, mesh);
   plan.allReduceAxes = std::move(reduction);
   return plan;
