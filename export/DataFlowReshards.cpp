@@ -59,7 +59,8 @@ void addComputationShardings(const Module &m, ShardingMap &map) {
     });
 }
 
-bool insertDataFlowReshards(Module &m, const ShardingMap &map, TargetResharder &resharder, OpId op) {
+bool insertDataFlowReshards(Module &m, const ShardingMap &map, TargetResharder &resharder, OpId op,
+                            bool reshard) {
   std::string_view name = m.opName(op);
   bool barrier = name == "stablehlo.optimization_barrier", loop = name == "stablehlo.while",
        branches = name == "stablehlo.case", computation = isComputation(m, op);
@@ -86,7 +87,7 @@ bool insertDataFlowReshards(Module &m, const ShardingMap &map, TargetResharder &
   for (auto &[target, sources] : edges)
     for (const Source &s : sources) {
       ValueId v = m.operand(s.user, s.index);
-      ValueId now = resharder.toTarget(v, target ? &*target : nullptr, resharder.afterValue(v), s.user, true);
+      ValueId now = resharder.toTarget(v, target ? &*target : nullptr, resharder.afterValue(v), s.user, reshard);
       if (now != v) m.setOperand(s.user, s.index, now);
     }
   return true;

@@ -21,8 +21,11 @@
 
 namespace autopart {
 
-// Whether `op` is such an op (then its edges were handled).
-bool insertDataFlowReshards(Module &m, const ShardingMap &map, TargetResharder &resharder, OpId op);
+// Whether `op` is such an op (then its edges were handled). Without
+// `reshard` only unreduced axes are dealt with (Shardy's version that is not
+// full).
+bool insertDataFlowReshards(Module &m, const ShardingMap &map, TargetResharder &resharder, OpId op,
+                            bool reshard);
 
 // Records in `map` the shardings of manual and named computations' results
 // (their out_shardings) and block arguments (their in_shardings, local for a

@@ -25,7 +25,10 @@ OpId nextInBlock(const Module &m, OpId op) {
 
 class Inserter {
 public:
-  explicit Inserter(Module &m) : m_(m), map_(ShardingMap::fromModule(m)), resharder_(m_, map_) {
+  // `fullVersion`: Shardy's enable-full-version, which alone reshards values
+  // flowing into data-flow ops and function results.
+  Inserter(Module &m, bool fullVersion)
+      : m_(m), map_(ShardingMap::fromModule(m)), resharder_(m_, map_), fullVersion_(fullVersion) {
     addComputationShardings(m_, map_);
   }
 
@@ -36,7 +39,7 @@ public:
       std::vector<OpId> ops;
       postOrder(func, ops);
       for (OpId op : ops) {
-        if (isTerminator(m_, op) || insertDataFlowReshards(m_, map_, resharder_, op)) continue;
+        if (isTerminator(m_, op) || insertDataFlowReshards(m_, map_, resharder_, op, fullVersion_)) continue;
         if (m_.isa(op, "sdy.reshard") && resharder_.lowerReshardToUnreduced(op)) continue;
         allReduceOperands(op);
         processOp(func, op);
@@ -154,7 +157,7 @@ private:
       AttrId a = f.resultAttr(i, "sdy.sharding");
       std::optional<TensorSharding> target;  // a copy: new attributes may move the storage
       if (a != kNoAttr && m_.attrs.kind(a) == AttrKind::Sharding) target = *m_.attrs.get(a).sharding;
-      ValueId now = resharder_.toTarget(v, target ? &*target : nullptr, resharder_.before(ret), ret, true);
+      ValueId now = resharder_.toTarget(v, target ? &*target : nullptr, resharder_.before(ret), ret, fullVersion_);
       if (now != v) m_.setOperand(ret, i, now);
     }
   }
@@ -162,6 +165,7 @@ private:
   Module &m_;
   ShardingMap map_;
   TargetResharder resharder_;
+  bool fullVersion_;
 };
 
 // A maximal (single-device) sharding says where an op runs, not how a value
@@ -205,9 +209,9 @@ bool checkSingleDeviceShardings(const Module &m, const ShardingMap &map, Diagnos
   return diags.errorCount() == before;
 }
 
-bool runPass(Module &m, const PassOptions &, Diagnostics &diags) {
+bool runPass(Module &m, const PassOptions &options, Diagnostics &diags) {
   if (!checkSingleDeviceShardings(m, ShardingMap::fromModule(m), diags)) return false;
-  insertExplicitReshards(m);
+  Inserter(m, options.getBool("enable-full-version", false)).run();
   return true;
 }
 
@@ -218,6 +222,6 @@ PassRegistration reg("sdy-insert-explicit-reshards",
 
 }  // namespace
 
-void insertExplicitReshards(Module &m) { Inserter(m).run(); }
+void insertExplicitReshards(Module &m) { Inserter(m, true).run(); }
 
 }  // namespace autopart

@@ -79,7 +79,10 @@ OpReshardPlan planOp(const Module &m, OpId op, const OpShardingRule &rule, const
         updated = true;
       }
     }
-    if (!updated) continue;
+    // A sharded tensor on a mesh with another device order moves to the
+    // op's mesh even when its axes already agree.
+    const Mesh *own = current[t] ? shardings.mesh(*current[t]) : nullptr;
+    if (!updated && !(own && own->deviceIds != mesh.deviceIds && !current[t]->isFullyReplicated())) continue;
     bool isOperand = t < numOperands;
     const OpShardingRule::TensorFactors &mapping =
         isOperand ? rule.operands[t] : rule.results[t - numOperands];
