@@ -4,6 +4,7 @@
 
 #include "export/DataFlowReshards.h"
 #include "export/ReshardToTarget.h"
+#include "export/SingleDeviceReshards.h"
 #include "ir/Pass.h"
 #include "rules/OpShardingRuleRegistry.h"
 #include "sim/ReshardPlan.h"
@@ -41,6 +42,7 @@ public:
       for (OpId op : ops) {
         if (isTerminator(m_, op) || insertDataFlowReshards(m_, map_, resharder_, op, fullVersion_)) continue;
         if (m_.isa(op, "sdy.reshard") && resharder_.lowerReshardToUnreduced(op)) continue;
+        if (fullVersion_ && insertSingleDeviceReshards(m_, map_, resharder_, func, op)) continue;
         allReduceOperands(op);
         processOp(func, op);
       }

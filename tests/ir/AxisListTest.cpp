@@ -58,5 +58,17 @@ TEST(AxisList, MeshOrderIsAxisIndexThenMajorSubAxesFirst) {
   EXPECT_EQ(axisListStr(l, "[]"), R"(["x":(1)2, "x":(4)2, "y"])");
 }
 
+TEST(AxisList, SetSubtractKeepsTheUncoveredSubAxes) {
+  Mesh m = mesh({{"x", 16}, {"y", 2}});
+  // A middle piece removed leaves both ends; untouched axes stay whole.
+  EXPECT_EQ(axisSetSubtract({full("x"), full("y")}, {sub("x", 4, 2)}, m),
+            AxisList({sub("x", 1, 4), sub("x", 8, 2), full("y")}));
+  EXPECT_EQ(axisSetSubtract({sub("x", 2, 8)}, {sub("x", 4, 2)}, m), AxisList({sub("x", 2, 2), sub("x", 8, 2)}));
+  // Fully covered axes vanish; the pieces come back merged and mesh-ordered.
+  EXPECT_EQ(axisSetSubtract({full("y"), sub("x", 1, 2)}, {full("y")}, m), AxisList({sub("x", 1, 2)}));
+  EXPECT_EQ(axisSetSubtract({full("y"), sub("x", 1, 2), sub("x", 2, 8)}, {}, m), AxisList({full("x"), full("y")}));
+  EXPECT_TRUE(axisSetSubtract({sub("x", 2, 4)}, {full("x")}, m).empty());
+}
+
 }  // namespace
 }  // namespace autopart
