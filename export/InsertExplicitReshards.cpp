@@ -61,9 +61,10 @@ private:
   }
 
   // Operands' partial sums the op's results do not keep unreduced are
-  // reduced before the op reads them.
+  // reduced before the op reads them. A call hands them to its callee's
+  // arguments instead (a bounding op, as sdy_export_passes.md calls it).
   void allReduceOperands(OpId op) {
-    if (m_.numResults(op) == 0) return;
+    if (m_.numResults(op) == 0 || m_.isa(op, "func.call")) return;
     const TensorSharding *first = map_.get(m_.result(op, 0));
     std::optional<TensorSharding> keep = first ? std::optional<TensorSharding>(*first) : std::nullopt;
     for (uint32_t i = 0; i < m_.numOperands(op); ++i) {

@@ -10,6 +10,11 @@
 //   %0 = stablehlo.dot %arg0, %arg1 {sdy.sharding = ...[{"x"}, {}]...}
 //   %1 = sdy.all_reduce {"y"} %0 out_sharding=<@mesh, [{"x"}, {}]>
 //
+// Unreduced axes are reduced where they become replicated and created with
+// replicated/sharded_to_unreduced (export/ReshardToTarget.h); data-flow ops
+// (export/DataFlowReshards.h) and single-device ops
+// (export/SingleDeviceReshards.h) have their own edges.
+//
 // Registered for autopart-opt under Shardy's flag name.
 #pragma once
 
