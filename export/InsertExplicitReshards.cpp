@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "export/DotResultReshard.h"
+#include "export/FuncShardings.h"
 #include "ir/Pass.h"
 #include "rules/OpShardingRuleRegistry.h"
 #include "sim/ReshardPlan.h"
@@ -21,9 +23,15 @@ OpId nextInBlock(const Module &m, OpId op) {
   return it == ops.end() || it + 1 == ops.end() ? kNone : *(it + 1);
 }
 
+// Where a new op goes: before `before` in `block` (at its end for kNone).
+struct InsertPoint {
+  BlockId block;
+  OpId before;
+};
+
 class Inserter {
 public:
-  explicit Inserter(Module &m) : m_(m), map_(ShardingMap::fromModule(m)) {}
+  Inserter(Module &m, bool fullVersion) : m_(m), map_(ShardingMap::fromModule(m)), fullVersion_(fullVersion) {}
 
   void run() {
     for (OpId func : m_.functions()) {
@@ -42,11 +50,39 @@ private:
     return op;
   }
 
+  InsertPoint before(OpId op) const { return {m_.ops[op].parent, op}; }
+
+  // Right after the definition of `v`: the start of its block for a block
+  // argument. Ops placed here one after another keep their order, and each
+  // later call puts its ops before the earlier ones, as Shardy's rewriter
+  // does.
+  InsertPoint afterValue(ValueId v) const {
+    if (OpId def = m_.definingOp(v); def != kNone) return {m_.ops[def].parent, nextInBlock(m_, def)};
+    BlockId block = m_.values[v].owner;
+    const std::vector<OpId> &ops = m_.blocks[block].ops;
+    return {block, ops.empty() ? kNone : ops.front()};
+  }
+
+  ValueId place(InsertPoint at, OpId created, const TensorSharding &s) {
+    m_.insertOp(at.block, created, at.before);
+    map_.set(m_.result(created), s);
+    return m_.result(created);
+  }
+
+  ValueId reshardAt(InsertPoint at, OpId near, ValueId v, const TensorSharding &target) {
+    OpId r = newOp("sdy.reshard", v, near, {{m_.names.get("sharding"), m_.attrs.sharding(target)}});
+    return place(at, r, target);
+  }
+
   ValueId reshardBefore(OpId user, ValueId v, const TensorSharding &target) {
-    OpId r = newOp("sdy.reshard", v, user, {{m_.names.get("sharding"), m_.attrs.sharding(target)}});
-    m_.insertOp(m_.ops[user].parent, r, user);
-    map_.set(m_.result(r), target);
-    return m_.result(r);
+    return reshardAt(before(user), user, v, target);
+  }
+
+  OpId allReduceOp(ValueId v, OpId near, const AxisList &axes, const std::string &kind, const TensorSharding &out) {
+    std::string text = (kind.empty() ? "" : kind + " ") + axisListStr(axes);
+    return newOp("sdy.all_reduce", v, near,
+                 {{m_.names.get("out_sharding"), m_.attrs.sharding(out)},
+                  {m_.names.get("reduction_axes"), m_.attrs.opaque(text)}});
   }
 
   // Inserts `newOp` right after `op` and makes every other use of `v` read it.
@@ -60,11 +96,172 @@ private:
     m_.setAttr(op, "sdy.sharding", m_.attrs.shardingPerValue(all));
   }
 
+  // Operand `i` of `user` holds partial sums over axes its reader does not
+  // keep unreduced (`targetUnreduced`): an all-reduce over them at `at`
+  // makes the operand read the sums. Returns the operand's sharding after.
+  const TensorSharding *reduceUnreducedOperand(OpId user, uint32_t i, const AxisList &targetUnreduced,
+                                               InsertPoint at) {
+    ValueId v = m_.operand(user, i);
+    const TensorSharding *source = map_.get(v);
+    if (!source || source->unreduced.empty()) return source;
+    const Mesh *mesh = map_.mesh(*source);
+    if (!mesh) return source;
+    AxisList axes = axisSetDiff(source->unreduced, targetUnreduced, *mesh);
+    if (axes.empty()) return source;
+    TensorSharding out = *source;
+    out.unreduced = targetUnreduced;
+    if (out.unreduced.empty()) out.unreducedKind.clear();
+    OpId ar = allReduceOp(v, user, axes, source->unreducedKind, out);
+    m_.setOperand(user, i, place(at, ar, out));
+    return map_.get(m_.operand(user, i));
+  }
+
+  // Brings operand `i` of `user` to `target` (null: fully replicated):
+  // partial sums the target does not keep are reduced, and with a full
+  // reshard (`reshard`) any other difference becomes an `sdy.reshard`.
+  void toTargetSharding(OpId user, uint32_t i, const TensorSharding *target, bool afterOperand, bool reshard) {
+    auto at = [&] { return afterOperand ? afterValue(m_.operand(user, i)) : before(user); };
+    AxisList targetUnreduced = target ? target->unreduced : AxisList{};
+    InsertPoint first = at();
+    const TensorSharding *source = reduceUnreducedOperand(user, i, targetUnreduced, first);
+    if (!reshard || (!target && !source)) return;
+    const Mesh *mesh = map_.mesh(target ? *target : *source);
+    if (!mesh || equivalentShardings(source, target, *mesh)) return;
+    TensorSharding t = target ? *target : TensorSharding::closed(source->meshName, source->rank());
+    if (!target) t.inlineMesh = source->inlineMesh;
+    // The reshard follows the all-reduce just placed, if any.
+    InsertPoint next = afterOperand ? afterValue(m_.operand(user, i)) : before(user);
+    m_.setOperand(user, i, reshardAt(next, user, m_.operand(user, i), t));
+  }
+
+  // Shardy reshards every operand of a call to its callee's argument
+  // sharding, also in the minimal version: otherwise the export would need a
+  // copy of the callee per differing call site.
+  void processCall(OpId call) {
+    OpId callee = m_.lookupFunc(m_.attr(call, "callee"));
+    if (callee == kNone || FuncView{m_, callee}.entry() == kNone) return;
+    std::optional<std::vector<TensorSharding>> targets = funcArgShardings(m_, callee);
+    uint32_t n = m_.numOperands(call);
+    if (targets && targets->size() != n) return;
+    if (!targets) {
+      // The callee has no argument shardings: replicate the operands on
+      // their common (non-maximal) mesh, if they have one.
+      std::vector<const TensorSharding *> operands;
+      for (ValueId v : m_.operands(call)) operands.push_back(map_.get(v));
+      std::string meshName;
+      if (!commonMesh(operands, map_, &meshName)) return;
+      const TensorSharding *like = nullptr;
+      for (const TensorSharding *s : operands)
+        if (s && s->meshName == meshName) like = s;
+      targets.emplace();
+      for (ValueId v : m_.operands(call)) {
+        TypeId t = m_.type(v);
+        TensorSharding closed = TensorSharding::closed(meshName, m_.types.isTensor(t) ? size_t(m_.types.rank(t)) : 0);
+        if (like) closed.inlineMesh = like->inlineMesh;
+        targets->push_back(std::move(closed));
+      }
+    }
+    for (uint32_t i = 0; i < n; ++i) toTargetSharding(call, i, &(*targets)[i], /*afterOperand=*/true, /*reshard=*/true);
+  }
+
+  // Partial sums an operand carries over axes the op's results do not keep
+  // unreduced are reduced before the op (every result keeps the same
+  // unreduced axes, so the first one speaks for all).
+  void reduceUnreducedOperands(OpId op) {
+    if (m_.numResults(op) == 0) return;
+    const TensorSharding *first = map_.get(m_.result(op, 0));
+    AxisList targetUnreduced = first ? first->unreduced : AxisList{};
+    for (uint32_t i = 0; i < m_.numOperands(op); ++i) reduceUnreducedOperand(op, i, targetUnreduced, before(op));
+  }
+
+  // Whether `op` gets the full treatment although the pass runs minimal:
+  // calls (handled apart) and a concatenate whose operands differ from its
+  // result.
+  bool fullFor(OpId op) const {
+    if (fullVersion_) return true;
+    if (m_.opName(op) == "mhlo.ragged_dot") return true;
+    if (m_.opName(op) != "stablehlo.concatenate" || m_.numResults(op) == 0) return false;
+    const TensorSharding *result = map_.get(m_.result(op, 0));
+    for (ValueId v : m_.operands(op)) {
+      const TensorSharding *s = map_.get(v);
+      if ((s == nullptr) != (result == nullptr) || (s && *s != *result)) return true;
+    }
+    return false;
+  }
+
   void processOp(OpId func, OpId op) {
     if (isTerminator(m_, op)) return;
+    if (m_.opName(op) == "func.call") {
+      processCall(op);
+      return;
+    }
+    reduceUnreducedOperands(op);
     std::optional<OpShardingRule> rule = getOpShardingRule(m_, op);
     if (!rule || rule->isCustom) return;
-    OpReshardPlan plan = planOp(m_, op, *rule, map_);
+    if (fullFor(op))
+      processOpFully(func, op, *rule);
+    else
+      processOpMinimally(func, op, *rule);
+  }
+
+  // The minimal version leaves conflicts to the partitioner: it only moves a
+  // dot's conflict onto its result (export/DotResultReshard.h) and reduces
+  // the partial sums of a result that keeps other axes unreduced, as the
+  // unreduced axes mark where the user placed the reduction.
+  void processOpMinimally(OpId func, OpId op, const OpShardingRule &rule) {
+    std::vector<const TensorSharding *> current;
+    for (ValueId v : m_.operands(op)) current.push_back(map_.get(v));
+    for (uint32_t r = 0; r < m_.numResults(op); ++r) current.push_back(map_.get(m_.result(op, r)));
+    std::string meshName;
+    const Mesh *mesh = commonMesh(current, map_, &meshName);
+    if (!mesh) return;
+    std::string_view name = m_.opName(op);
+    if (name == "stablehlo.dot" || name == "stablehlo.dot_general") {
+      if (std::optional<TensorSharding> s = dotResultSharding(m_, op, rule, map_, meshName, *mesh)) {
+        ValueId v = m_.result(op);
+        TensorSharding annotated = *map_.get(v);
+        OpId back = newOp("sdy.reshard", v, op, {{m_.names.get("sharding"), m_.attrs.sharding(annotated)}});
+        insertAfterAndReplace(func, op, back, v);
+        map_.set(m_.result(back), annotated);
+        setResultShardings(op, {*s});
+        map_.set(v, *s);
+      }
+    }
+    allReduceUnreducedResults(func, op, rule, meshName, *mesh);
+  }
+
+  void allReduceUnreducedResults(OpId func, OpId op, const OpShardingRule &rule, const std::string &meshName,
+                                 const Mesh &mesh) {
+    uint32_t numResults = m_.numResults(op);
+    if (numResults == 0) return;
+    const TensorSharding *first = map_.get(m_.result(op, 0));
+    if (!first || first->unreduced.empty()) return;
+    AxisList axes;
+    for (int32_t f : rule.reductionFactors) {
+      // Reduction factors appear in operands only; the first operand that
+      // has the factor says how it is sharded.
+      for (uint32_t i = 0; i < m_.numOperands(op) && i < rule.operands.size(); ++i) {
+        TensorFactorShardings tfs = projectTensor(map_.get(m_.operand(op, i)), rule.operands[i], rule, mesh, true);
+        if (!tfs.has(size_t(f))) continue;
+        axes.insert(axes.end(), tfs.factors[size_t(f)].axes.begin(), tfs.factors[size_t(f)].axes.end());
+        break;
+      }
+    }
+    axes = axisSetDiff(axes, first->unreduced, mesh);
+    if (axes.empty()) return;
+    sortAndMerge(axes, mesh);
+    for (uint32_t r = 0; r < numResults; ++r) {
+      ValueId v = m_.result(op, r);
+      const TensorSharding *s = map_.get(v);
+      TensorSharding out = s ? *s : TensorSharding::closed(meshName, size_t(std::max<int64_t>(0, m_.types.rank(m_.type(v)))));
+      OpId ar = allReduceOp(v, op, axes, "", out);
+      insertAfterAndReplace(func, op, ar, v);
+      map_.set(m_.result(ar), out);
+    }
+  }
+
+  void processOpFully(OpId func, OpId op, const OpShardingRule &rule) {
+    OpReshardPlan plan = planOp(m_, op, rule, map_);
     if (!plan.applies) return;
 
     for (uint32_t i = 0; i < plan.operandTargets.size(); ++i)
@@ -108,27 +305,24 @@ private:
     }
   }
 
+  // Returned values are brought to the function's result shardings: partial
+  // sums the result does not keep are always reduced; other differences
+  // become reshards only in the full version.
   void processReturn(OpId func) {
     FuncView f{m_, func};
     OpId ret = f.returnOp();
     if (ret == kNone) return;
     for (uint32_t i = 0; i < m_.numOperands(ret); ++i) {
-      ValueId v = m_.operand(ret, i);
       AttrId a = f.resultAttr(i, "sdy.sharding");
       const TensorSharding *target =
           a != kNoAttr && m_.attrs.kind(a) == AttrKind::Sharding ? m_.attrs.get(a).sharding.get() : nullptr;
-      const TensorSharding *source = map_.get(v);
-      if (!target && !source) continue;
-      const Mesh *mesh = map_.mesh(target ? *target : *source);
-      if (!mesh || equivalentShardings(source, target, *mesh)) continue;
-      TensorSharding t = target ? *target : TensorSharding::closed(source->meshName, source->rank());
-      if (!target) t.inlineMesh = source->inlineMesh;
-      m_.setOperand(ret, i, reshardBefore(ret, v, t));
+      toTargetSharding(ret, i, target, /*afterOperand=*/false, /*reshard=*/fullVersion_);
     }
   }
 
   Module &m_;
   ShardingMap map_;
+  bool fullVersion_;
 };
 
 // A maximal (single-device) sharding says where an op runs, not how a value
@@ -172,9 +366,9 @@ bool checkSingleDeviceShardings(const Module &m, const ShardingMap &map, Diagnos
   return diags.errorCount() == before;
 }
 
-bool runPass(Module &m, const PassOptions &, Diagnostics &diags) {
+bool runPass(Module &m, const PassOptions &o, Diagnostics &diags) {
   if (!checkSingleDeviceShardings(m, ShardingMap::fromModule(m), diags)) return false;
-  insertExplicitReshards(m);
+  insertExplicitReshards(m, o.getBool("enable-full-version", true));
   return true;
 }
 
@@ -185,6 +379,6 @@ PassRegistration reg("sdy-insert-explicit-reshards",
 
 }  // namespace
 
-void insertExplicitReshards(Module &m) { Inserter(m).run(); }
+void insertExplicitReshards(Module &m, bool fullVersion) { Inserter(m, fullVersion).run(); }
 
 }  // namespace autopart
