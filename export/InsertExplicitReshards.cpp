@@ -4,6 +4,7 @@
 
 #include "export/DotResultReshard.h"
 #include "export/FuncShardings.h"
+#include "export/UnreducedCollectives.h"
 #include "ir/Pass.h"
 #include "rules/OpShardingRuleRegistry.h"
 #include "sim/ReshardPlan.h"
@@ -31,7 +32,16 @@ struct InsertPoint {
 
 class Inserter {
 public:
-  Inserter(Module &m, bool fullVersion) : m_(m), map_(ShardingMap::fromModule(m)), fullVersion_(fullVersion) {}
+  Inserter(Module &m, bool fullVersion) : m_(m), map_(ShardingMap::fromModule(m)), fullVersion_(fullVersion) {
+    // A propagation barrier passes its operand through unchanged, so an
+    // unannotated one reads as its operand's sharding.
+    for (OpId func : m_.functions())
+      m_.walk(func, [&](OpId op) {
+        if (m_.opName(op) != "sdy.propagation_barrier" || m_.numOperands(op) != 1 || m_.numResults(op) != 1) return;
+        const TensorSharding *in = map_.get(m_.operand(op, 0));
+        if (in && !map_.get(m_.result(op))) map_.set(m_.result(op), *in);
+      });
+  }
 
   void run() {
     for (OpId func : m_.functions()) {
@@ -96,6 +106,50 @@ private:
     m_.setAttr(op, "sdy.sharding", m_.attrs.shardingPerValue(all));
   }
 
+  // Places the steps that make `v` (sharded `source`) keep `target`'s
+  // unreduced axes; returns the last value, or `v` when none is needed.
+  ValueId toUnreduced(ValueId v, const TensorSharding &source, const TensorSharding &target, InsertPoint at,
+                      OpId near) {
+    const Mesh *mesh = map_.mesh(source);
+    if (!mesh) return v;
+    std::optional<ToUnreducedSteps> steps = planToUnreduced(source, target, *mesh);
+    if (!steps) return v;
+    if (steps->reshard) v = reshardAt(at, near, v, *steps->reshard);
+    if (!steps->replicatedToUnreduced.empty()) {
+      OpId r2u = newOp("sdy.replicated_to_unreduced", v, near,
+                       {{m_.names.get("axes"), m_.attrs.opaque(axisListStr(steps->replicatedToUnreduced))},
+                        {m_.names.get("out_sharding"), m_.attrs.sharding(steps->afterReplicated)}});
+      v = place(at, r2u, steps->afterReplicated);
+    }
+    if (steps->anySharded) {
+      std::string axes = "[";
+      for (size_t d = 0; d < steps->shardedToUnreduced.size(); ++d)
+        axes += (d ? ", " : "") + axisListStr(steps->shardedToUnreduced[d]);
+      axes += "]";
+      OpId s2u = newOp("sdy.sharded_to_unreduced", v, near,
+                       {{m_.names.get("axes"), m_.attrs.opaque(axes)},
+                        {m_.names.get("out_sharding"), m_.attrs.sharding(target)}});
+      v = place(at, s2u, target);
+    }
+    return v;
+  }
+
+  // An `sdy.reshard` to a sharding with more unreduced axes is spelled with
+  // the unreduced collectives (and a plain reshard for the rest).
+  bool convertReshardToUnreduced(OpId func, OpId op) {
+    if (m_.opName(op) != "sdy.reshard" || m_.numOperands(op) != 1) return false;
+    const TensorSharding *source = map_.get(m_.operand(op, 0));
+    const TensorSharding *target = map_.get(m_.result(op));
+    if (!source || !target || target->unreduced.empty()) return false;
+    const Mesh *mesh = map_.mesh(*source);
+    if (!mesh || subtractAxes(target->unreduced, source->unreduced, *mesh).empty()) return false;
+    TensorSharding t = *target;
+    ValueId v = toUnreduced(m_.operand(op, 0), *source, t, before(op), op);
+    m_.replaceAllUsesWith(m_.result(op), v, func);
+    m_.eraseOp(op);
+    return true;
+  }
+
   // Operand `i` of `user` holds partial sums over axes its reader does not
   // keep unreduced (`targetUnreduced`): an all-reduce over them at `at`
   // makes the operand read the sums. Returns the operand's sharding after.
@@ -108,8 +162,10 @@ private:
     if (!mesh) return source;
     AxisList axes = axisSetDiff(source->unreduced, targetUnreduced, *mesh);
     if (axes.empty()) return source;
+    // What stays unreduced is what both keep: the reader may itself make
+    // other axes unreduced (a reduction), which this all-reduce must not.
     TensorSharding out = *source;
-    out.unreduced = targetUnreduced;
+    out.unreduced = axisSetDiff(source->unreduced, axes, *mesh);
     if (out.unreduced.empty()) out.unreducedKind.clear();
     OpId ar = allReduceOp(v, user, axes, source->unreducedKind, out);
     m_.setOperand(user, i, place(at, ar, out));
@@ -124,6 +180,12 @@ private:
     AxisList targetUnreduced = target ? target->unreduced : AxisList{};
     InsertPoint first = at();
     const TensorSharding *source = reduceUnreducedOperand(user, i, targetUnreduced, first);
+    if (target && source) {
+      TensorSharding from = *source, to = *target;
+      ValueId v = toUnreduced(m_.operand(user, i), from, to, at(), user);
+      m_.setOperand(user, i, v);
+      source = map_.get(v);
+    }
     if (!reshard || (!target && !source)) return;
     const Mesh *mesh = map_.mesh(target ? *target : *source);
     if (!mesh || equivalentShardings(source, target, *mesh)) return;
@@ -195,6 +257,7 @@ private:
       processCall(op);
       return;
     }
+    if (convertReshardToUnreduced(func, op)) return;
     reduceUnreducedOperands(op);
     std::optional<OpShardingRule> rule = getOpShardingRule(m_, op);
     if (!rule || rule->isCustom) return;
@@ -250,13 +313,16 @@ private:
     axes = axisSetDiff(axes, first->unreduced, mesh);
     if (axes.empty()) return;
     sortAndMerge(axes, mesh);
+    // One all-reduce per result, in result order.
+    OpId after = op;
     for (uint32_t r = 0; r < numResults; ++r) {
       ValueId v = m_.result(op, r);
       const TensorSharding *s = map_.get(v);
       TensorSharding out = s ? *s : TensorSharding::closed(meshName, size_t(std::max<int64_t>(0, m_.types.rank(m_.type(v)))));
       OpId ar = allReduceOp(v, op, axes, "", out);
-      insertAfterAndReplace(func, op, ar, v);
+      insertAfterAndReplace(func, after, ar, v);
       map_.set(m_.result(ar), out);
+      after = ar;
     }
   }
 
