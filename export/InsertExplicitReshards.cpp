@@ -167,6 +167,15 @@ private:
     TensorSharding out = *source;
     out.unreduced = axisSetDiff(source->unreduced, axes, *mesh);
     if (out.unreduced.empty()) out.unreducedKind.clear();
+    // Reducing exactly what a replicated_to_unreduced made unreduced gives
+    // back its input: read that instead of a new all-reduce.
+    if (OpId def = m_.definingOp(v); def != kNone && m_.opName(def) == "sdy.replicated_to_unreduced") {
+      const TensorSharding *in = map_.get(m_.operand(def, 0));
+      if (in && *in == out) {
+        m_.setOperand(user, i, m_.operand(def, 0));
+        return in;
+      }
+    }
     OpId ar = allReduceOp(v, user, axes, source->unreducedKind, out);
     m_.setOperand(user, i, place(at, ar, out));
     return map_.get(m_.operand(user, i));
