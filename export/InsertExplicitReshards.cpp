@@ -6,6 +6,7 @@
 #include "export/FuncShardings.h"
 #include "export/UnreducedCollectives.h"
 #include "ir/Pass.h"
+#include "propagation/DataFlowEdges.h"
 #include "rules/OpShardingRuleRegistry.h"
 #include "sim/ReshardPlan.h"
 
@@ -45,9 +46,7 @@ public:
 
   void run() {
     for (OpId func : m_.functions()) {
-      std::vector<OpId> ops;
-      m_.walk(func, [&](OpId op) { ops.push_back(op); });
-      for (OpId op : ops) processOp(func, op);
+      for (OpId op : postOrder(func)) processOp(func, op);
       processReturn(func);
     }
   }
@@ -260,12 +259,91 @@ private:
     return false;
   }
 
+  // The ops under `root`, each after the ops nested in it (Shardy's walk
+  // order: a loop's body before the loop).
+  std::vector<OpId> postOrder(OpId root) const {
+    std::vector<OpId> out;
+    std::vector<std::pair<OpId, bool>> stack;
+    auto pushChildren = [&](OpId op) {
+      std::vector<OpId> children;
+      for (uint32_t r = 0; r < m_.numRegions(op); ++r)
+        for (BlockId b : m_.regions[m_.region(op, r)].blocks)
+          for (OpId c : m_.blocks[b].ops) children.push_back(c);
+      for (size_t k = children.size(); k-- > 0;) stack.push_back({children[k], false});
+    };
+    pushChildren(root);
+    while (!stack.empty()) {
+      auto [op, expanded] = stack.back();
+      stack.pop_back();
+      if (expanded) {
+        out.push_back(op);
+        continue;
+      }
+      stack.push_back({op, true});
+      pushChildren(op);
+    }
+    return out;
+  }
+
+  OpId terminatorOf(RegionId region) const {
+    const Region &r = m_.regions[region];
+    if (r.blocks.empty() || m_.blocks[r.blocks[0]].ops.empty()) return kNone;
+    OpId last = m_.blocks[r.blocks[0]].ops.back();
+    return isTerminator(m_, last) ? last : kNone;
+  }
+
+  // Ops whose values flow through unchanged (Shardy's data-flow ops): every
+  // source of a flow is brought to the sharding of the value it flows into,
+  // right after the source is defined; in the minimal version only partial
+  // sums are reduced.
+  bool processDataFlow(OpId op) {
+    std::string_view name = m_.opName(op);
+    bool full = fullVersion_;
+    auto flowInto = [&](OpId user, uint32_t i, const TensorSharding *target) {
+      if (user != kNone && i < m_.numOperands(user)) toTargetSharding(user, i, target, /*afterOperand=*/true, full);
+    };
+    auto copy = [](const TensorSharding *s) { return s ? std::optional<TensorSharding>(*s) : std::nullopt; };
+    auto ptr = [](const std::optional<TensorSharding> &s) { return s ? &*s : nullptr; };
+    if (name == "stablehlo.while" || name == "stablehlo.optimization_barrier" || name == "stablehlo.case") {
+      for (uint32_t r = 0; r < m_.numResults(op); ++r) {
+        std::optional<TensorSharding> target = copy(map_.get(m_.result(op, r)));
+        if (name != "stablehlo.case") flowInto(op, r, ptr(target));
+        if (name == "stablehlo.while" && m_.numRegions(op) == 2) flowInto(terminatorOf(m_.region(op, 1)), r, ptr(target));
+        if (name == "stablehlo.case")
+          for (uint32_t k = 0; k < m_.numRegions(op); ++k) flowInto(terminatorOf(m_.region(op, k)), r, ptr(target));
+      }
+      return true;
+    }
+    if (name == "sdy.manual_computation") {
+      // Results take the body's returned values in local form (without the
+      // manual axes); the body's arguments take the operands globally.
+      OpId ret = m_.numRegions(op) ? terminatorOf(m_.region(op, 0)) : kNone;
+      std::vector<std::string> manual = manualAxesOf(m_, op);
+      for (uint32_t r = 0; r < m_.numResults(op); ++r) {
+        std::optional<TensorSharding> target = copy(map_.get(m_.result(op, r)));
+        if (target) target = ManualAxesView::of(*target, manual).toLocal(*target);
+        flowInto(ret, r, ptr(target));
+      }
+      AttrId in = m_.attr(op, "in_shardings");
+      for (uint32_t i = 0; i < m_.numOperands(op); ++i) {
+        std::optional<TensorSharding> target;
+        if (in != kNoAttr && m_.attrs.kind(in) == AttrKind::ShardingPerValue &&
+            i < m_.attrs.get(in).shardings.size())
+          target = m_.attrs.get(in).shardings[i];
+        flowInto(op, i, ptr(target));
+      }
+      return true;
+    }
+    return false;
+  }
+
   void processOp(OpId func, OpId op) {
     if (isTerminator(m_, op)) return;
     if (m_.opName(op) == "func.call") {
       processCall(op);
       return;
     }
+    if (processDataFlow(op)) return;
     if (convertReshardToUnreduced(func, op)) return;
     reduceUnreducedOperands(op);
     std::optional<OpShardingRule> rule = getOpShardingRule(m_, op);
