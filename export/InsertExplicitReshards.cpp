@@ -6,6 +6,7 @@
 #include "export/FuncShardings.h"
 #include "export/UnreducedCollectives.h"
 #include "ir/Pass.h"
+#include "ir/ValueSharding.h"
 #include "propagation/DataFlowEdges.h"
 #include "rules/OpShardingRuleRegistry.h"
 #include "sim/ReshardPlan.h"
@@ -38,6 +39,7 @@ public:
     // unannotated one reads as its operand's sharding.
     for (OpId func : m_.functions())
       m_.walk(func, [&](OpId op) {
+        readComputation(op);
         if (m_.opName(op) != "sdy.propagation_barrier" || m_.numOperands(op) != 1 || m_.numResults(op) != 1) return;
         const TensorSharding *in = map_.get(m_.operand(op, 0));
         if (in && !map_.get(m_.result(op))) map_.set(m_.result(op), *in);
@@ -52,6 +54,25 @@ public:
   }
 
 private:
+  // The simulator's map leaves computations unsharded; here their results
+  // carry their out_shardings and their body arguments their in_shardings
+  // (a manual computation's in local form, without its manual axes).
+  void readComputation(OpId op) {
+    bool manual = m_.opName(op) == "sdy.manual_computation";
+    if (!manual && m_.opName(op) != "sdy.named_computation") return;
+    for (uint32_t r = 0; r < m_.numResults(op); ++r)
+      if (const TensorSharding *s = resultSharding(m_, op, r)) map_.set(m_.result(op, r), *s);
+    AttrId in = m_.attr(op, "in_shardings");
+    if (in == kNoAttr || m_.attrs.kind(in) != AttrKind::ShardingPerValue || m_.numRegions(op) == 0) return;
+    const Region &body = m_.regions[m_.region(op, 0)];
+    if (body.blocks.empty()) return;
+    const std::vector<ValueId> &args = m_.blocks[body.blocks[0]].args;
+    const std::vector<TensorSharding> &list = m_.attrs.get(in).shardings;
+    std::vector<std::string> axes = manual ? manualAxesOf(m_, op) : std::vector<std::string>{};
+    for (size_t i = 0; i < args.size() && i < list.size(); ++i)
+      map_.set(args[i], manual ? ManualAxesView::of(list[i], axes).toLocal(list[i]) : list[i]);
+  }
+
   OpId newOp(std::string_view name, ValueId input, OpId near, std::vector<NamedAttr> attrs) {
     OpId op = m_.createOp(name, {input}, {m_.type(input)}, attrs);
     m_.ops[op].srcOffset = m_.ops[near].srcOffset;
