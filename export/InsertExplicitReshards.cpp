@@ -259,6 +259,12 @@ private:
   // unreduced are reduced before the op (every result keeps the same
   // unreduced axes, so the first one speaks for all).
   void reduceUnreducedOperands(OpId op) {
+    // Collectives that reduce or create partial sums say themselves which
+    // axes they reduce; reducing before them would reduce twice.
+    static constexpr std::string_view kOwnReduction[] = {"sdy.all_reduce", "sdy.reduce_scatter",
+                                                         "sdy.replicated_to_unreduced", "sdy.sharded_to_unreduced"};
+    if (std::find(std::begin(kOwnReduction), std::end(kOwnReduction), m_.opName(op)) != std::end(kOwnReduction))
+      return;
     if (m_.numResults(op) == 0) return;
     const TensorSharding *first = map_.get(m_.result(op, 0));
     AxisList targetUnreduced = first ? first->unreduced : AxisList{};
