@@ -70,7 +70,18 @@ private:
     const std::vector<TensorSharding> &list = m_.attrs.get(in).shardings;
     std::vector<std::string> axes = manual ? manualAxesOf(m_, op) : std::vector<std::string>{};
     for (size_t i = 0; i < args.size() && i < list.size(); ++i)
-      map_.set(args[i], manual ? ManualAxesView::of(list[i], axes).toLocal(list[i]) : list[i]);
+      map_.set(args[i], manual ? toLocal(list[i], axes) : list[i]);
+  }
+
+  // A manual computation's body sees neither the manual axes' sharding nor
+  // their partial sums: each device holds its own.
+  static TensorSharding toLocal(const TensorSharding &global, const std::vector<std::string> &manual) {
+    TensorSharding local = ManualAxesView::of(global, manual).toLocal(global);
+    std::erase_if(local.unreduced, [&](const AxisRef &a) {
+      return std::find(manual.begin(), manual.end(), a.name) != manual.end();
+    });
+    if (local.unreduced.empty()) local.unreducedKind.clear();
+    return local;
   }
 
   OpId newOp(std::string_view name, ValueId input, OpId near, std::vector<NamedAttr> attrs) {
@@ -180,12 +191,12 @@ private:
     if (!source || source->unreduced.empty()) return source;
     const Mesh *mesh = map_.mesh(*source);
     if (!mesh) return source;
-    AxisList axes = axisSetDiff(source->unreduced, targetUnreduced, *mesh);
+    AxisList axes = subtractAxes(source->unreduced, targetUnreduced, *mesh);
     if (axes.empty()) return source;
     // What stays unreduced is what both keep: the reader may itself make
     // other axes unreduced (a reduction), which this all-reduce must not.
     TensorSharding out = *source;
-    out.unreduced = axisSetDiff(source->unreduced, axes, *mesh);
+    out.unreduced = subtractAxes(source->unreduced, axes, *mesh);
     if (out.unreduced.empty()) out.unreducedKind.clear();
     // Reducing exactly what a replicated_to_unreduced made unreduced gives
     // back its input: read that instead of a new all-reduce.
@@ -218,6 +229,13 @@ private:
     if (!reshard || (!target && !source)) return;
     const Mesh *mesh = map_.mesh(target ? *target : *source);
     if (!mesh || equivalentShardings(source, target, *mesh)) return;
+    if (!source) {
+      // An unannotated value counts as replicated, whatever partial sums
+      // the target would keep (Shardy leaves such a value alone).
+      TensorSharding noPartial = *target;
+      noPartial.unreduced.clear();
+      if (equivalentShardings(nullptr, &noPartial, *mesh)) return;
+    }
     TensorSharding t = target ? *target : TensorSharding::closed(source->meshName, source->rank());
     if (!target) t.inlineMesh = source->inlineMesh;
     // The reshard follows the all-reduce just placed, if any.
@@ -348,7 +366,7 @@ private:
       std::vector<std::string> manual = manualAxesOf(m_, op);
       for (uint32_t r = 0; r < m_.numResults(op); ++r) {
         std::optional<TensorSharding> target = copy(map_.get(m_.result(op, r)));
-        if (target) target = ManualAxesView::of(*target, manual).toLocal(*target);
+        if (target) target = toLocal(*target, manual);
         flowInto(ret, r, ptr(target));
       }
       AttrId in = m_.attr(op, "in_shardings");
@@ -424,7 +442,7 @@ private:
         break;
       }
     }
-    axes = axisSetDiff(axes, first->unreduced, mesh);
+    axes = subtractAxes(axes, first->unreduced, mesh);
     if (axes.empty()) return;
     sortAndMerge(axes, mesh);
     // One all-reduce per result, in result order.
@@ -473,15 +491,16 @@ private:
     }
 
     if (plan.allReduceAxes.empty()) return;
-    std::string axes = axisListStr(plan.allReduceAxes);
+    // One all-reduce per result, in result order, before the results'
+    // reshards.
+    OpId after = op;
     for (uint32_t r = 0; r < numResults; ++r) {
       ValueId v = m_.result(op, r);
       TensorSharding s = orClosed(v);
-      OpId ar = newOp("sdy.all_reduce", v, op,
-                      {{m_.names.get("out_sharding"), m_.attrs.sharding(s)},
-                       {m_.names.get("reduction_axes"), m_.attrs.opaque(axes)}});
-      insertAfterAndReplace(func, op, ar, v);
+      OpId ar = allReduceOp(v, op, plan.allReduceAxes, "", s);
+      insertAfterAndReplace(func, after, ar, v);
       map_.set(m_.result(ar), s);
+      after = ar;
     }
   }
 
