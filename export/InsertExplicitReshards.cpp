@@ -49,9 +49,11 @@ private:
     return m_.result(r);
   }
 
-  // Inserts `newOp` right after `op` and makes every other use of `v` read it.
-  void insertAfterAndReplace(OpId func, OpId op, OpId created, ValueId v) {
-    m_.insertOp(m_.ops[op].parent, created, nextInBlock(m_, op));
+  // Inserts `created` right after `after` and makes every other use of `v`
+  // read it. Ops made for several results follow each other in result order
+  // (Shardy builds them all at one insertion point).
+  void insertAfterAndReplace(OpId func, OpId after, OpId created, ValueId v) {
+    m_.insertOp(m_.ops[after].parent, created, nextInBlock(m_, after));
     m_.replaceAllUsesWith(v, m_.result(created), func);
     m_.setOperand(created, 0, v);
   }
@@ -79,6 +81,7 @@ private:
     for (const auto &s : plan.resultShardings) anyResultChanged |= s.has_value();
     if (anyResultChanged) {
       std::vector<TensorSharding> now;
+      OpId after = op;
       for (uint32_t r = 0; r < numResults; ++r) {
         ValueId v = m_.result(op, r);
         TensorSharding annotated = orClosed(v);
@@ -88,7 +91,8 @@ private:
         }
         now.push_back(*plan.resultShardings[r]);
         OpId back = newOp("sdy.reshard", v, op, {{m_.names.get("sharding"), m_.attrs.sharding(annotated)}});
-        insertAfterAndReplace(func, op, back, v);
+        insertAfterAndReplace(func, after, back, v);
+        after = back;
         map_.set(m_.result(back), annotated);
       }
       setResultShardings(op, now);
@@ -97,13 +101,15 @@ private:
 
     if (plan.allReduceAxes.empty()) return;
     std::string axes = axisListStr(plan.allReduceAxes);
+    OpId after = op;
     for (uint32_t r = 0; r < numResults; ++r) {
       ValueId v = m_.result(op, r);
       TensorSharding s = orClosed(v);
       OpId ar = newOp("sdy.all_reduce", v, op,
                       {{m_.names.get("out_sharding"), m_.attrs.sharding(s)},
                        {m_.names.get("reduction_axes"), m_.attrs.opaque(axes)}});
-      insertAfterAndReplace(func, op, ar, v);
+      insertAfterAndReplace(func, after, ar, v);
+      after = ar;
       map_.set(m_.result(ar), s);
     }
   }
