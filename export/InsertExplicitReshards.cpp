@@ -82,13 +82,20 @@ private:
     if (anyResultChanged) {
       std::vector<TensorSharding> now;
       OpId after = op;
+      // As in Shardy, giving one result of an op without shardings its
+      // sharding gives every other result an open replicated one: later
+      // results without a sharding are resharded back to that.
+      bool setEarlier = false;
       for (uint32_t r = 0; r < numResults; ++r) {
         ValueId v = m_.result(op, r);
-        TensorSharding annotated = orClosed(v);
+        const TensorSharding *own = map_.get(v);
+        size_t rank = size_t(std::max<int64_t>(0, m_.types.rank(m_.type(v))));
+        TensorSharding annotated = own || !setEarlier ? orClosed(v) : TensorSharding::open(plan.meshName, rank);
         if (!plan.resultShardings[r]) {
-          now.push_back(annotated);
+          now.push_back(own ? *own : TensorSharding::open(plan.meshName, rank));
           continue;
         }
+        setEarlier = true;
         now.push_back(*plan.resultShardings[r]);
         OpId back = newOp("sdy.reshard", v, op, {{m_.names.get("sharding"), m_.attrs.sharding(annotated)}});
         insertAfterAndReplace(func, after, back, v);

@@ -38,3 +38,19 @@ func.func @all_reduces_then_reshards_in_result_order(%arg0: tensor<8x16xf32> {sd
     }
   return %0#0, %0#1 : tensor<16xf32>, tensor<16xi32>
 }
+
+// The sort has no shardings: giving its first result one (Shardy's
+// setSharding) gives the second an open replicated one, so the first
+// result is resharded back to closed replicated and the second to open.
+// CHECK-LABEL: func.func @unannotated_results_after_the_first_become_open
+// CHECK:         sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"b"}, {}]>, <@mesh, [{"b"}, {}]>]>
+// CHECK-NEXT:    %3 = sdy.reshard %2#0 <@mesh, [{}, {}]>
+// CHECK-NEXT:    %4 = sdy.reshard %2#1 <@mesh, [{?}, {?}]>
+func.func @unannotated_results_after_the_first_become_open(%arg0: tensor<8x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"b"}]>}, %arg1: tensor<8x32xi32>) -> (tensor<8x32xf32>, tensor<8x32xi32>) {
+  %0:2 = "stablehlo.sort"(%arg0, %arg1) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>, %p: tensor<i32>, %q: tensor<i32>):
+    %c = stablehlo.compare GT, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = false} : (tensor<8x32xf32>, tensor<8x32xi32>) -> (tensor<8x32xf32>, tensor<8x32xi32>)
+  return %0#0, %0#1 : tensor<8x32xf32>, tensor<8x32xi32>
+}
