@@ -207,6 +207,11 @@ std::optional<AxesPerFactor> compatibleFactorShardings(
       }
     }
   }
+  // One axis cannot shard two factors of the iteration space, even when no
+  // single tensor holds both (reshape 1x4 [{"x"}, {}] -> 4x1 [{}, {"x"}]).
+  for (size_t f = 0; f < rule.numFactors(); ++f)
+    for (size_t g = f + 1; g < rule.numFactors(); ++g)
+      if (axisListsOverlap(common[f], common[g], mesh)) return std::nullopt;
   for (int32_t f : rule.reductionFactors)
     for (size_t t = numOperands; t < tensors.size(); ++t)
       for (size_t g = 0; g < rule.numFactors(); ++g)
