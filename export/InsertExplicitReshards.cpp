@@ -34,7 +34,8 @@ struct InsertPoint {
 
 class Inserter {
 public:
-  Inserter(Module &m, bool fullVersion) : m_(m), map_(ShardingMap::fromModule(m)), fullVersion_(fullVersion) {
+  Inserter(Module &m, bool fullVersion, bool avoidNamed)
+      : m_(m), map_(ShardingMap::fromModule(m)), fullVersion_(fullVersion), avoidNamed_(avoidNamed) {
     // A propagation barrier passes its operand through unchanged, so an
     // unannotated one reads as its operand's sharding.
     for (OpId func : m_.functions())
@@ -361,6 +362,23 @@ private:
       }
       return true;
     }
+    if (name == "sdy.named_computation") {
+      // The body's returned values flow into the results (out_shardings),
+      // the operands into the body's arguments (in_shardings); with
+      // avoid-reshards-on-named-computations the operands stay as they are.
+      OpId ret = m_.numRegions(op) ? terminatorOf(m_.region(op, 0)) : kNone;
+      for (uint32_t r = 0; r < m_.numResults(op); ++r) flowInto(ret, r, ptr(copy(map_.get(m_.result(op, r)))));
+      if (avoidNamed_) return true;
+      AttrId in = m_.attr(op, "in_shardings");
+      for (uint32_t i = 0; i < m_.numOperands(op); ++i) {
+        std::optional<TensorSharding> target;
+        if (in != kNoAttr && m_.attrs.kind(in) == AttrKind::ShardingPerValue &&
+            i < m_.attrs.get(in).shardings.size())
+          target = m_.attrs.get(in).shardings[i];
+        flowInto(op, i, ptr(target));
+      }
+      return true;
+    }
     if (name == "sdy.manual_computation") {
       // Results take the body's returned values in local form (without the
       // manual axes); the body's arguments take the operands globally.
@@ -533,6 +551,7 @@ private:
   Module &m_;
   ShardingMap map_;
   bool fullVersion_;
+  bool avoidNamed_;
 };
 
 // A maximal (single-device) sharding says where an op runs, not how a value
@@ -578,7 +597,8 @@ bool checkSingleDeviceShardings(const Module &m, const ShardingMap &map, Diagnos
 
 bool runPass(Module &m, const PassOptions &o, Diagnostics &diags) {
   if (!checkSingleDeviceShardings(m, ShardingMap::fromModule(m), diags)) return false;
-  insertExplicitReshards(m, o.getBool("enable-full-version", true));
+  insertExplicitReshards(m, o.getBool("enable-full-version", true),
+                         o.getBool("avoid-reshards-on-named-computations", false));
   return true;
 }
 
@@ -589,6 +609,8 @@ PassRegistration reg("sdy-insert-explicit-reshards",
 
 }  // namespace
 
-void insertExplicitReshards(Module &m, bool fullVersion) { Inserter(m, fullVersion).run(); }
+void insertExplicitReshards(Module &m, bool fullVersion, bool avoidReshardsOnNamedComputations) {
+  Inserter(m, fullVersion, avoidReshardsOnNamedComputations).run();
+}
 
 }  // namespace autopart

@@ -28,6 +28,8 @@
 
 namespace autopart {
 
-void insertExplicitReshards(Module &m, bool fullVersion = true);
+// `avoidReshardsOnNamedComputations`: a named computation's operands keep
+// their shardings (only what its body returns is resharded).
+void insertExplicitReshards(Module &m, bool fullVersion = true, bool avoidReshardsOnNamedComputations = false);
 
 }  // namespace autopart
