@@ -231,7 +231,8 @@ private:
     }
     if (!reshard || (!target && !source)) return;
     const Mesh *mesh = map_.mesh(target ? *target : *source);
-    if (!mesh || equivalentShardings(source, target, *mesh)) return;
+    if (!mesh) return;
+    if (equivalentShardings(source, target, *mesh) && !onOtherDevices(source, target)) return;
     if (!source) {
       // An unannotated value counts as replicated, whatever partial sums
       // the target would keep (Shardy leaves such a value alone).
@@ -244,6 +245,14 @@ private:
     // The reshard follows the all-reduce just placed, if any.
     InsertPoint next = afterOperand ? afterValue(m_.operand(user, i)) : before(user);
     m_.setOperand(user, i, reshardAt(next, user, m_.operand(user, i), t));
+  }
+
+  // Two shardings that split alike but over meshes with other axes or
+  // another device order put the pieces on other devices.
+  bool onOtherDevices(const TensorSharding *a, const TensorSharding *b) const {
+    if (!a || !b || a->isFullyReplicated() || b->isFullyReplicated()) return false;
+    const Mesh *ma = map_.mesh(*a), *mb = map_.mesh(*b);
+    return ma && mb && *ma != *mb;
   }
 
   // Shardy reshards every operand of a call to its callee's argument
