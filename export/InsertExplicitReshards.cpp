@@ -36,8 +36,9 @@ class Inserter {
 public:
   Inserter(Module &m, bool fullVersion, bool avoidNamed)
       : m_(m), map_(ShardingMap::fromModule(m)), fullVersion_(fullVersion), avoidNamed_(avoidNamed) {
-    // A propagation barrier passes its operand through unchanged, so an
-    // unannotated one reads as its operand's sharding.
+    // Computations read with their in/out shardings; a propagation barrier
+    // passes its operand through unchanged, so an unannotated one reads as
+    // its operand's sharding.
     for (OpId func : m_.functions())
       m_.walk(func, [&](OpId op) {
         readComputation(op);
@@ -177,8 +178,9 @@ private:
     if (!source || !target || target->unreduced.empty()) return false;
     const Mesh *mesh = map_.mesh(*source);
     if (!mesh || subtractAxes(target->unreduced, source->unreduced, *mesh).empty()) return false;
-    TensorSharding t = *target;
-    ValueId v = toUnreduced(m_.operand(op, 0), *source, t, before(op), op);
+    // Copies: placing ops grows the map, which may move what it points to.
+    TensorSharding from = *source, to = *target;
+    ValueId v = toUnreduced(m_.operand(op, 0), from, to, before(op), op);
     m_.replaceAllUsesWith(m_.result(op), v, func);
     m_.eraseOp(op);
     return true;
@@ -301,9 +303,9 @@ private:
     for (uint32_t i = 0; i < m_.numOperands(op); ++i) reduceUnreducedOperand(op, i, targetUnreduced, before(op));
   }
 
-  // Whether `op` gets the full treatment although the pass runs minimal:
-  // calls (handled apart) and a concatenate whose operands differ from its
-  // result.
+  // Whether `op` gets the full treatment although the pass runs minimal: a
+  // ragged dot, and a concatenate whose operands differ from its result
+  // (calls are handled apart, always in full).
   bool fullFor(OpId op) const {
     if (fullVersion_) return true;
     if (m_.opName(op) == "mhlo.ragged_dot") return true;
@@ -361,6 +363,18 @@ private:
     };
     auto copy = [](const TensorSharding *s) { return s ? std::optional<TensorSharding>(*s) : std::nullopt; };
     auto ptr = [](const std::optional<TensorSharding> &s) { return s ? &*s : nullptr; };
+    // A computation's operands flow into its body's arguments, sharded as
+    // its in_shardings say (globally).
+    auto operandsIntoInShardings = [&] {
+      AttrId in = m_.attr(op, "in_shardings");
+      for (uint32_t i = 0; i < m_.numOperands(op); ++i) {
+        std::optional<TensorSharding> target;
+        if (in != kNoAttr && m_.attrs.kind(in) == AttrKind::ShardingPerValue &&
+            i < m_.attrs.get(in).shardings.size())
+          target = m_.attrs.get(in).shardings[i];
+        flowInto(op, i, ptr(target));
+      }
+    };
     if (name == "stablehlo.while" || name == "stablehlo.optimization_barrier" || name == "stablehlo.case") {
       for (uint32_t r = 0; r < m_.numResults(op); ++r) {
         std::optional<TensorSharding> target = copy(map_.get(m_.result(op, r)));
@@ -378,14 +392,7 @@ private:
       OpId ret = m_.numRegions(op) ? terminatorOf(m_.region(op, 0)) : kNone;
       for (uint32_t r = 0; r < m_.numResults(op); ++r) flowInto(ret, r, ptr(copy(map_.get(m_.result(op, r)))));
       if (avoidNamed_) return true;
-      AttrId in = m_.attr(op, "in_shardings");
-      for (uint32_t i = 0; i < m_.numOperands(op); ++i) {
-        std::optional<TensorSharding> target;
-        if (in != kNoAttr && m_.attrs.kind(in) == AttrKind::ShardingPerValue &&
-            i < m_.attrs.get(in).shardings.size())
-          target = m_.attrs.get(in).shardings[i];
-        flowInto(op, i, ptr(target));
-      }
+      operandsIntoInShardings();
       return true;
     }
     if (name == "sdy.manual_computation") {
@@ -398,14 +405,7 @@ private:
         if (target) target = toLocal(*target, manual);
         flowInto(ret, r, ptr(target));
       }
-      AttrId in = m_.attr(op, "in_shardings");
-      for (uint32_t i = 0; i < m_.numOperands(op); ++i) {
-        std::optional<TensorSharding> target;
-        if (in != kNoAttr && m_.attrs.kind(in) == AttrKind::ShardingPerValue &&
-            i < m_.attrs.get(in).shardings.size())
-          target = m_.attrs.get(in).shardings[i];
-        flowInto(op, i, ptr(target));
-      }
+      operandsIntoInShardings();
       return true;
     }
     return false;
