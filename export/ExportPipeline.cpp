@@ -112,7 +112,12 @@ bool run(Module &m, const PassOptions &o, Diagnostics &diags) {
         with({{"enable-full-version", collectives},
               {"avoid-reshards-on-named-computations", o.getBool("avoid-reshards-on-named-computations", false)}});
     if (!step("sdy-insert-explicit-reshards", reshards)) return false;
-    if (collectives && !step("sdy-reshard-to-collectives", none)) return false;
+    // Shardy canonicalizes around the conversion: reshards first (a reshard
+    // of a reshard becomes one), then the new collectives (an all-slice after
+    // an all-reduce becomes a reduce-scatter, all-to-alls fuse).
+    if (collectives && (!step("canonicalize", none) || !step("sdy-reshard-to-collectives", none) ||
+                        !step("canonicalize", none)))
+      return false;
     if (collectives && o.getBool("remove-all-gather-reduce-scatter-for-cmv1", false) &&
         !step("sdy-remove-all-gather-reduce-scatter-for-cmv1", none))
       return false;
