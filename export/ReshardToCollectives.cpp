@@ -16,6 +16,7 @@
 // front of the operand are looked through. Unreduced axes must already agree
 // (sdy-insert-explicit-reshards puts the all-reduces in); otherwise, or when
 // the planner cannot reach the target, the pass fails with an error.
+#include <algorithm>
 #include <string>
 
 #include "export/CollectivePlanner.h"
@@ -99,20 +100,90 @@ private:
     }
     bool meshChanges = meshKey(in) != meshKey(out);
     if (meshChanges && inMesh->axes != outMesh->axes) return true;  // not expressible as collectives
-    if (in.unreduced != out.unreduced || in.unreducedKind != out.unreducedKind) {
-      diags_.error(m_, op, "sdy.reshard: unreduced axes " + axisListStr(in.unreduced) + " and " +
-                               axisListStr(out.unreduced) + " differ; an sdy.all_reduce must come first");
+    AxisList added;
+    for (const AxisRef &a : out.unreduced) {
+      if (std::find(in.unreduced.begin(), in.unreduced.end(), a) == in.unreduced.end()) added.push_back(a);
+    }
+    bool kindChanges = !in.unreduced.empty() && in.unreducedKind != out.unreducedKind;
+    if (kindChanges || in.unreduced.size() + added.size() != out.unreduced.size()) {
+      diags_.error(m_, op, "sdy.reshard: unreduced axes " + axisListStr(in.unreduced) + " are not kept in " +
+                               axisListStr(out.unreduced) + "; an sdy.all_reduce must come first");
       return false;
     }
+    ValueId last = input;
+    std::vector<AxisList> from = dimAxes(in);
+    if (!added.empty()) last = makeUnreduced(op, last, from, added, in, out, *inMesh);
     const std::vector<int64_t> &shape = m_.types.shape(m_.type(m_.result(op)));
-    CollectivePlan plan = planCollectives(*inMesh, shape, dimAxes(in), dimAxes(out), meshChanges);
+    CollectivePlan plan = planCollectives(*inMesh, shape, from, dimAxes(out), meshChanges);
     if (!plan.reached) {
       diags_.error(m_, op, "sdy.reshard: no sequence of collectives found from " + in.str() + " to " + out.str());
       return false;
     }
-    ValueId last = input;
     for (const CollectiveStep &step : plan.steps) last = emit(op, last, step, step.onTargetMesh ? out : in, out);
     return replace(func, op, last);
+  }
+
+  // Axes the target holds unreduced that the operand does not: those the
+  // operand shards become unreduced in place (sdy.sharded_to_unreduced,
+  // dropping them from `dims`), the others from replicated
+  // (sdy.replicated_to_unreduced). A sharding axis that only partly overlaps
+  // one keeps its parts before and after it.
+  ValueId makeUnreduced(OpId reshard, ValueId input, std::vector<AxisList> &dims, const AxisList &added,
+                        const TensorSharding &in, const TensorSharding &out, const Mesh &mesh) {
+    std::vector<AxisList> moved(dims.size());
+    AxisList unreducedNow = in.unreduced;
+    for (size_t d = 0; d < dims.size(); ++d) {
+      AxisList kept;
+      for (const AxisRef &a : dims[d]) {
+        const AxisRef *hit = nullptr;
+        for (const AxisRef &u : added)
+          if (a.overlaps(u, mesh)) hit = &u;
+        if (!hit) {
+          kept.push_back(a);
+          continue;
+        }
+        int64_t start = std::max(axisStart(a), axisStart(*hit));
+        int64_t end = std::min(axisEnd(a, mesh), axisEnd(*hit, mesh));
+        if (axisStart(a) < start) kept.push_back(makeAxis(a.name, axisStart(a), start / axisStart(a), mesh));
+        appendOrMerge(moved[d], makeAxis(a.name, start, end / start, mesh), mesh);
+        unreducedNow.push_back(makeAxis(a.name, start, end / start, mesh));
+        if (end < axisEnd(a, mesh)) kept.push_back(makeAxis(a.name, end, axisEnd(a, mesh) / end, mesh));
+      }
+      dims[d] = std::move(kept);
+    }
+    auto sharding = [&](const AxisList &unreduced) {
+      TensorSharding s = TensorSharding::closed(in.meshName, dims.size());
+      s.inlineMesh = in.inlineMesh;
+      for (size_t d = 0; d < dims.size(); ++d) s.dims[d].axes = dims[d];
+      s.unreduced = unreduced;
+      sortAndMerge(s.unreduced, mesh);
+      s.unreducedKind = out.unreducedKind;
+      return s;
+    };
+    ValueId last = input;
+    bool anySharded = false;
+    for (const AxisList &d : moved) anySharded |= !d.empty();
+    if (anySharded)
+      last = create(reshard, "sdy.sharded_to_unreduced", last,
+                    {{m_.names.get("axes"), m_.attrs.opaque(CollectiveAxes::ofDims("", moved).str())}},
+                    sharding(unreducedNow));
+    AxisList replicated = axisSetDiff(added, unreducedNow, mesh);
+    if (!replicated.empty()) {
+      sortAndMerge(replicated, mesh);
+      last = create(reshard, "sdy.replicated_to_unreduced", last,
+                    {{m_.names.get("axes"), m_.attrs.opaque(axisListStr(replicated))}}, sharding(out.unreduced));
+    }
+    return last;
+  }
+
+  ValueId create(OpId reshard, std::string_view name, ValueId input, std::vector<NamedAttr> attrs,
+                 TensorSharding result) {
+    attrs.push_back({m_.names.get("out_sharding"), m_.attrs.sharding(std::move(result))});
+    OpId op = m_.createOp(name, {input}, {m_.type(m_.result(reshard))}, attrs);
+    m_.ops[op].srcOffset = m_.ops[reshard].srcOffset;
+    m_.ops[op].loc = m_.ops[reshard].loc;
+    m_.insertOp(m_.ops[reshard].parent, op, reshard);
+    return m_.result(op);
   }
 
   ValueId emit(OpId reshard, ValueId input, const CollectiveStep &step, const TensorSharding &meshSide,
@@ -141,12 +212,7 @@ private:
         name = "sdy.collective_permute";
         break;
     }
-    attrs.push_back({m_.names.get("out_sharding"), m_.attrs.sharding(std::move(s))});
-    OpId op = m_.createOp(name, {input}, {m_.type(m_.result(reshard))}, attrs);
-    m_.ops[op].srcOffset = m_.ops[reshard].srcOffset;
-    m_.ops[op].loc = m_.ops[reshard].loc;
-    m_.insertOp(m_.ops[reshard].parent, op, reshard);
-    return m_.result(op);
+    return create(reshard, name, input, std::move(attrs), std::move(s));
   }
 
   bool replace(OpId func, OpId op, ValueId with) {
