@@ -13,9 +13,15 @@
 // gathers everything on the operand's mesh. A reshard between meshes that
 // differ in more than device order stays: no collective expresses it. An
 // operand without a sharding counts as replicated; propagation barriers in
-// front of the operand are looked through. Unreduced axes must already agree
-// (sdy-insert-explicit-reshards puts the all-reduces in); otherwise, or when
-// the planner cannot reach the target, the pass fails with an error.
+// front of the operand are looked through. Axes the target adds as unreduced
+// become unreduced first:
+//
+//   %0 = sdy.reshard %arg0 <@mesh, [{}, {}], unreduced={"x"}>   (%arg0: [{"x"}, {}])
+//   -> %0 = sdy.sharded_to_unreduced [{"x"}, {}] %arg0 out_sharding=<@mesh, [{}, {}], unreduced={"x"}>
+//
+// Unreduced axes the target drops need an sdy.all_reduce first (which
+// -sdy-insert-explicit-reshards puts in): such a reshard is an error, as is
+// one the planner cannot reach.
 #include <algorithm>
 #include <string>
 
@@ -198,11 +204,13 @@ private:
     switch (step.kind) {
       case CollectiveStep::Kind::AllGather:
         name = "sdy.all_gather";
-        attrs.push_back({m_.names.get("gathering_axes"), m_.attrs.opaque(CollectiveAxes::ofDims("", step.perDim).str())});
+        attrs.push_back(
+            {m_.names.get("gathering_axes"), m_.attrs.opaque(CollectiveAxes::ofDims("", step.perDim).str())});
         break;
       case CollectiveStep::Kind::AllSlice:
         name = "sdy.all_slice";
-        attrs.push_back({m_.names.get("slicing_axes"), m_.attrs.opaque(CollectiveAxes::ofDims("", step.perDim).str())});
+        attrs.push_back(
+            {m_.names.get("slicing_axes"), m_.attrs.opaque(CollectiveAxes::ofDims("", step.perDim).str())});
         break;
       case CollectiveStep::Kind::AllToAll:
         name = "sdy.all_to_all";
@@ -226,7 +234,8 @@ private:
   bool keepRedundant_;
 };
 
-PassRegistration reg("sdy-reshard-to-collectives", "Turn every sdy.reshard into sdy collectives (Shardy's choice and order)",
+PassRegistration reg("sdy-reshard-to-collectives",
+                     "Turn every sdy.reshard into sdy collectives (Shardy's choice and order)",
                      [](Module &m, const PassOptions &o, Diagnostics &diags) {
                        for (const auto &[key, value] : o.values)
                          if (key != "keep-redundant-reshards") {

@@ -50,7 +50,8 @@ TEST(CollectivePlannerTest, DroppedMinorAxesAreGatheredTogether) {
 TEST(CollectivePlannerTest, SubAxisIsSplitOffItsAxis) {
   // Keeping the major 4 of y=8 gathers the minor 2.
   Mesh mesh = meshOf({{"x", 2}, {"y", 8}});
-  CollectivePlan plan = planCollectives(mesh, {16, 8}, {{full("y")}, {full("x")}}, {{sub("y", 1, 4)}, {full("x")}}, false);
+  CollectivePlan plan =
+      planCollectives(mesh, {16, 8}, {{full("y")}, {full("x")}}, {{sub("y", 1, 4)}, {full("x")}}, false);
   ASSERT_TRUE(plan.reached);
   ASSERT_EQ(kinds(plan), std::vector<Kind>{Kind::AllGather});
   EXPECT_EQ(plan.steps[0].perDim[0], (AxisList{sub("y", 4, 2)}));
@@ -74,7 +75,8 @@ TEST(CollectivePlannerTest, SliceThenPermuteThenAllToAllsInShardysOrder) {
   CollectivePlan plan = planCollectives(mesh, {2, 8, 8}, {{full("z")}, {full("x")}, {}},
                                         {{}, {}, {full("x"), full("y"), full("z"), full("w")}}, false);
   ASSERT_TRUE(plan.reached);
-  EXPECT_EQ(kinds(plan), (std::vector<Kind>{Kind::AllSlice, Kind::CollectivePermute, Kind::AllToAll, Kind::AllToAll}));
+  EXPECT_EQ(kinds(plan),
+            (std::vector<Kind>{Kind::AllSlice, Kind::CollectivePermute, Kind::AllToAll, Kind::AllToAll}));
   EXPECT_EQ(plan.steps[0].perDim, (std::vector<AxisList>{{}, {full("y")}, {full("w")}}));
   EXPECT_EQ(plan.steps[1].result, (std::vector<AxisList>{{full("y")}, {full("z"), full("w")}, {full("x")}}));
   EXPECT_EQ(plan.steps.back().result,
