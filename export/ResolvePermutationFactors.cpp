@@ -1,0 +1,292 @@
+// `-sdy-resolve-permutation-factors`, as Shardy's pass of that name: a
+// dimension mapped to a permutation factor of an op's sharding rule (a padded,
+// sliced, reversed or windowed dimension) cannot simply be computed shard by
+// shard, since an output shard needs input elements another device holds.
+// The pass replicates such dimensions around the op: the operands are
+// resharded without the factor's axes, the op computes its result that way,
+// and the result is resharded back to its annotated sharding.
+//
+//   %0 = stablehlo.reverse %arg0 [{"a"}, {"b"}], dims = [0] -> [{"a"}, {"b"}]
+//   ->
+//   %r = sdy.reshard %arg0 <@mesh, [{}, {"b"}]>
+//   %0 = stablehlo.reverse %r, dims = [0] {sdy.sharding = ...[{}, {"b"}]...}
+//   %1 = sdy.reshard %0 <@mesh, [{"a"}, {"b"}]>
+//
+// A pad or slice dimension whose every output shard comes from the same
+// device's input shard needs nothing (slice [0:3] of 4 elements on 2 devices).
+// Reshapes have no permutation factor but a non-divisible sharding across a
+// group of reshaped dimensions moves data as well; the axes of such groups
+// are replicated the same way (export/ReshapeGroups.h says when).
+//
+// Shardy can instead exchange halos between neighbouring devices for pads,
+// slices, reverses and reshapes (`enable-halo-exchange`, its default). That is
+// not implemented here: with the option on, those ops are resolved by
+// replication too and a warning says so. The program stays correct; it moves
+// more data than Shardy's would.
+#include <algorithm>
+
+#include "export/ReshapeGroups.h"
+#include "ir/FactorProjection.h"
+#include "ir/Pass.h"
+#include "rules/OpShardingRuleRegistry.h"
+#include "sim/ReshardPlan.h"
+#include "sim/ShardingMap.h"
+
+namespace autopart {
+
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+std::vector<int64_t> shapeOf(const Module &m, ValueId v) {
+  TypeId t = m.type(v);
+  return m.types.isTensor(t) ? m.types.shape(t) : std::vector<int64_t>{};
+}
+
+int64_t shardCount(const TensorSharding *s, size_t dim, const Mesh &mesh) {
+  return s && dim < s->dims.size() ? s->dims[dim].shardCount(mesh) : 1;
+}
+
+// A slice dimension is local when it starts at 0 with stride 1 and keeps the
+// per-device tile size: each device keeps a prefix of its own shard.
+bool isLocalSliceDim(const Module &m, OpId op, size_t dim, const TensorSharding *s, const Mesh &mesh) {
+  int64_t count = shardCount(s, dim, mesh);
+  if (count <= 1) return true;
+  std::vector<int64_t> starts = m.attrs.intList(m.attr(op, "start_indices"));
+  std::vector<int64_t> strides = m.attrs.intList(m.attr(op, "strides"));
+  if (dim >= starts.size() || starts[dim] != 0 || (dim < strides.size() && strides[dim] != 1)) return false;
+  int64_t in = shapeOf(m, m.operand(op, 0))[dim], out = shapeOf(m, m.result(op))[dim];
+  if (in < 0 || out < 0) return false;
+  return ceilDiv(in, count) == ceilDiv(out, count);
+}
+
+// A pad dimension is local when it has no interior padding and the input
+// elements of every output shard lie in the input shard of the same device.
+bool isLocalPadDim(const Module &m, OpId op, size_t dim, const TensorSharding *s, const Mesh &mesh) {
+  int64_t count = shardCount(s, dim, mesh);
+  if (count <= 1) return true;
+  std::vector<int64_t> interior = m.attrs.intList(m.attr(op, "interior_padding"));
+  std::vector<int64_t> low = m.attrs.intList(m.attr(op, "edge_padding_low"));
+  if (dim >= low.size() || (dim < interior.size() && interior[dim] != 0)) return false;
+  int64_t in = shapeOf(m, m.operand(op, 0))[dim], out = shapeOf(m, m.result(op))[dim];
+  if (in < 0 || out < 0) return false;
+  int64_t inTile = ceilDiv(in, count), outTile = ceilDiv(out, count);
+  for (int64_t t = 0; t < count; ++t) {
+    int64_t first = std::max<int64_t>(0, t * outTile - low[dim]);
+    int64_t last = std::min<int64_t>(in - 1, t * outTile - low[dim] + outTile - 1);
+    if (first <= last && (first / inTile != t || last / inTile != t)) return false;
+  }
+  return true;
+}
+
+class Resolver {
+public:
+  Resolver(Module &m, Diagnostics &diags, bool haloRequested)
+      : m_(m), diags_(diags), haloRequested_(haloRequested), map_(ShardingMap::fromModule(m)) {}
+
+  void run() {
+    for (OpId func : m_.functions()) {
+      std::vector<OpId> ops;
+      m_.walk(func, [&](OpId op) { ops.push_back(op); });
+      for (OpId op : ops) {
+        std::string_view name = m_.opName(op);
+        if (!name.starts_with("stablehlo.") || name == "stablehlo.return") continue;
+        if (name == "stablehlo.reshape")
+          resolveReshape(func, op);
+        else
+          resolveByRule(func, op);
+      }
+    }
+  }
+
+private:
+  ValueId reshardBefore(OpId user, ValueId v, const TensorSharding &target) {
+    OpId r = m_.createOp("sdy.reshard", {v}, {m_.type(v)},
+                         {{m_.names.get("sharding"), m_.attrs.sharding(target)}});
+    m_.ops[r].srcOffset = m_.ops[user].srcOffset;
+    m_.ops[r].loc = m_.ops[user].loc;
+    m_.insertOp(m_.ops[user].parent, r, user);
+    map_.set(m_.result(r), target);
+    return m_.result(r);
+  }
+
+  // Reshards `v`, a result of `op`, to `target` right after `op`; every other
+  // use of `v` reads the reshard.
+  void reshardAfter(OpId func, OpId op, ValueId v, const TensorSharding &target) {
+    OpId r = m_.createOp("sdy.reshard", {v}, {m_.type(v)},
+                         {{m_.names.get("sharding"), m_.attrs.sharding(target)}});
+    m_.ops[r].srcOffset = m_.ops[op].srcOffset;
+    m_.ops[r].loc = m_.ops[op].loc;
+    const std::vector<OpId> &siblings = m_.blocks[m_.ops[op].parent].ops;
+    auto it = std::find(siblings.begin(), siblings.end(), op);
+    OpId next = it == siblings.end() || it + 1 == siblings.end() ? kNone : *(it + 1);
+    m_.insertOp(m_.ops[op].parent, r, next);
+    m_.replaceAllUsesWith(v, m_.result(r), func);
+    m_.setOperand(r, 0, v);
+    map_.set(m_.result(r), target);
+  }
+
+  void warnHalo(OpId op) {
+    if (!haloRequested_ || warned_) return;
+    warned_ = true;
+    diags_.warning(m_, op,
+                   "halo exchange is not implemented; permutation dimensions are resolved by "
+                   "replication instead (enable-halo-exchange=false)");
+  }
+
+  void resolveByRule(OpId func, OpId op) {
+    std::optional<OpShardingRule> rule = getOpShardingRule(m_, op);
+    if (!rule || rule->isCustom || rule->permutationFactors.empty()) return;
+    uint32_t numOperands = m_.numOperands(op), numResults = m_.numResults(op);
+    if (rule->operands.size() != numOperands || rule->results.size() != numResults) return;
+
+    // Copies: inserting reshards below grows the map and moves its entries.
+    std::vector<std::optional<TensorSharding>> owned;
+    for (ValueId v : m_.operands(op)) owned.push_back(copyOf(map_.get(v)));
+    for (uint32_t r = 0; r < numResults; ++r) owned.push_back(copyOf(map_.get(m_.result(op, r))));
+    std::vector<const TensorSharding *> current;
+    for (const auto &s : owned) current.push_back(s ? &*s : nullptr);
+    std::string meshName;
+    const Mesh *mesh = commonMesh(current, map_, &meshName);
+    if (!mesh) return;
+
+    std::vector<TensorFactorShardings> tensors;
+    for (size_t t = 0; t < current.size(); ++t)
+      tensors.push_back(projectTensor(current[t], mappingOf(*rule, t, numOperands), *rule, *mesh,
+                                      /*closedIfMissing=*/true));
+
+    bool isPad = m_.isa(op, "stablehlo.pad"), isSlice = m_.isa(op, "stablehlo.slice");
+    std::vector<bool> updated(tensors.size(), false);
+    for (int32_t f : rule->permutationFactors) {
+      if ((isPad || isSlice) && numOperands > 0) {
+        std::optional<size_t> dim = dimOfFactor(rule->operands[0], f);
+        const TensorSharding *in = current[0];
+        if (dim && (isPad ? isLocalPadDim(m_, op, *dim, in, *mesh) : isLocalSliceDim(m_, op, *dim, in, *mesh)))
+          continue;
+      }
+      for (size_t t = 0; t < tensors.size(); ++t) {
+        if (!tensors[t].has(size_t(f))) continue;
+        FactorSharding &fs = tensors[t].factors[size_t(f)];
+        if (fs.axes.empty() && fs.overflow.empty()) continue;
+        fs.axes.clear();
+        fs.overflow.clear();
+        updated[t] = true;
+      }
+    }
+    if (std::none_of(updated.begin(), updated.end(), [](bool b) { return b; })) return;
+    if (isPad || isSlice || m_.isa(op, "stablehlo.reverse")) warnHalo(op);
+
+    for (uint32_t i = 0; i < numOperands; ++i) {
+      if (!updated[i]) continue;
+      TensorSharding target = unprojectTensor(tensors[i], rule->operands[i], meshName, *mesh);
+      m_.setOperand(op, i, reshardBefore(op, m_.operand(op, i), target));
+    }
+    std::vector<TensorSharding> computed;
+    std::vector<std::optional<TensorSharding>> restore(numResults);
+    for (uint32_t r = 0; r < numResults; ++r) {
+      const TensorSharding *annotated = current[numOperands + r];
+      ValueId v = m_.result(op, r);
+      TensorSharding closed = TensorSharding::closed(meshName, size_t(std::max<int64_t>(0, m_.types.rank(m_.type(v)))));
+      if (!updated[numOperands + r]) {
+        computed.push_back(annotated ? *annotated : closed);
+        continue;
+      }
+      computed.push_back(unprojectTensor(tensors[numOperands + r], rule->results[r], meshName, *mesh));
+      restore[r] = annotated ? *annotated : closed;
+    }
+    m_.setAttr(op, "sdy.sharding", m_.attrs.shardingPerValue(computed));
+    for (uint32_t r = 0; r < numResults; ++r) {
+      if (!restore[r]) continue;
+      ValueId v = m_.result(op, r);
+      map_.set(v, computed[r]);
+      reshardAfter(func, op, v, *restore[r]);
+    }
+  }
+
+  static std::optional<TensorSharding> copyOf(const TensorSharding *s) {
+    return s ? std::optional<TensorSharding>(*s) : std::nullopt;
+  }
+
+  static const OpShardingRule::TensorFactors &mappingOf(const OpShardingRule &rule, size_t t, size_t numOperands) {
+    return t < numOperands ? rule.operands[t] : rule.results[t - numOperands];
+  }
+
+  static std::optional<size_t> dimOfFactor(const OpShardingRule::TensorFactors &mapping, int32_t f) {
+    for (size_t d = 0; d < mapping.size(); ++d)
+      if (std::find(mapping[d].begin(), mapping[d].end(), f) != mapping[d].end()) return d;
+    return std::nullopt;
+  }
+
+  // Replicates the axes of every non-pass-through group with a non-divisible
+  // dimension, unless each device already holds what it must produce.
+  void resolveReshape(OpId func, OpId op) {
+    ValueId in = m_.operand(op, 0), out = m_.result(op);
+    std::optional<TensorSharding> inOwned = copyOf(map_.get(in)), outOwned = copyOf(map_.get(out));
+    if (!inOwned || !outOwned) return;
+    const TensorSharding *inSharding = &*inOwned, *outSharding = &*outOwned;
+    const Mesh *mesh = map_.mesh(*inSharding);
+    if (!mesh || mesh->isMaximal()) return;
+    std::vector<int64_t> inShape = shapeOf(m_, in), outShape = shapeOf(m_, out);
+    if (inShape.size() != inSharding->rank() || outShape.size() != outSharding->rank()) return;
+    for (int64_t d : inShape)
+      if (d < 0) return;
+    for (int64_t d : outShape)
+      if (d < 0) return;
+    if (shardingLocalAcrossReshape(inShape, *inSharding, outShape, *outSharding, *mesh)) return;
+
+    AxisList removed;
+    for (const ReshapeGroup &g : reshapeGroups(inShape, outShape)) {
+      if (g.isPassThrough() ||
+          !groupHasIndivisibleDim(g, inShape, *inSharding, outShape, *outSharding, *mesh))
+        continue;
+      for (int64_t d = g.inBegin; d < g.inEnd; ++d)
+        for (const AxisRef &a : inSharding->dims[size_t(d)].axes) removed.push_back(a);
+      for (int64_t d = g.outBegin; d < g.outEnd; ++d)
+        for (const AxisRef &a : outSharding->dims[size_t(d)].axes) removed.push_back(a);
+    }
+    if (removed.empty()) return;
+    warnHalo(op);
+
+    auto without = [&](TensorSharding s) {
+      for (DimSharding &d : s.dims) d.axes = axisSetDiff(d.axes, removed, *mesh);
+      return s;
+    };
+    TensorSharding annotated = *outSharding;
+    m_.setOperand(op, 0, reshardBefore(op, in, without(*inSharding)));
+    TensorSharding computed = without(annotated);
+    m_.setAttr(op, "sdy.sharding", m_.attrs.shardingPerValue({computed}));
+    map_.set(out, computed);
+    reshardAfter(func, op, out, annotated);
+  }
+
+  Module &m_;
+  Diagnostics &diags_;
+  bool haloRequested_;
+  bool warned_ = false;
+  ShardingMap map_;
+};
+
+bool runPass(Module &m, const PassOptions &options, Diagnostics &diags) {
+  int64_t replicas = options.getInt("replica-count", 1);
+  int64_t partitions = options.getInt("partition-count", 1);
+  if (replicas < 1 || partitions < 1) {
+    diags.error("-sdy-resolve-permutation-factors: replica-count and partition-count must be at least 1");
+    return false;
+  }
+  if (replicas > 1 && partitions > 1) {
+    diags.error("-sdy-resolve-permutation-factors: replica-count > 1 together with partition-count > 1 "
+                "is not supported (as in Shardy)");
+    return false;
+  }
+  Resolver(m, diags, options.getBool("enable-halo-exchange", true)).run();
+  return true;
+}
+
+PassRegistration reg("sdy-resolve-permutation-factors",
+                     "Replicate the dimensions of permutation factors (and of non-divisible reshape "
+                     "groups) around each op with sdy.reshard (halo exchange is not implemented)",
+                     runPass);
+
+}  // namespace
+
+}  // namespace autopart
