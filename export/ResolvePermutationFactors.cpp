@@ -24,8 +24,11 @@
 // replication too and a warning says so. The program stays correct; it moves
 // more data than Shardy's would.
 #include <algorithm>
+#include <set>
 
+#include "export/HaloExchange.h"
 #include "export/ReshapeGroups.h"
+#include "export/ZeroConstant.h"
 #include "ir/FactorProjection.h"
 #include "ir/Pass.h"
 #include "rules/OpShardingRuleRegistry.h"
@@ -81,8 +84,9 @@ bool isLocalPadDim(const Module &m, OpId op, size_t dim, const TensorSharding *s
 
 class Resolver {
 public:
-  Resolver(Module &m, Diagnostics &diags, bool haloRequested)
-      : m_(m), diags_(diags), haloRequested_(haloRequested), map_(ShardingMap::fromModule(m)) {}
+  Resolver(Module &m, Diagnostics &diags, bool haloRequested, bool crossPartition)
+      : m_(m), diags_(diags), haloRequested_(haloRequested), map_(ShardingMap::fromModule(m)),
+        channels_(ChannelIds::forModule(m, crossPartition)) {}
 
   void run() {
     for (OpId func : m_.functions()) {
@@ -93,6 +97,8 @@ public:
         if (!name.starts_with("stablehlo.") || name == "stablehlo.return") continue;
         if (name == "stablehlo.reshape")
           resolveReshape(func, op);
+        else if (haloRequested_ && name == "stablehlo.reverse")
+          resolveReverseByHalo(func, op);
         else
           resolveByRule(func, op);
       }
@@ -110,20 +116,126 @@ private:
     return m_.result(r);
   }
 
-  // Reshards `v`, a result of `op`, to `target` right after `op`; every other
-  // use of `v` reads the reshard.
-  void reshardAfter(OpId func, OpId op, ValueId v, const TensorSharding &target) {
-    OpId r = m_.createOp("sdy.reshard", {v}, {m_.type(v)},
-                         {{m_.names.get("sharding"), m_.attrs.sharding(target)}});
-    m_.ops[r].srcOffset = m_.ops[op].srcOffset;
-    m_.ops[r].loc = m_.ops[op].loc;
+  // Inserts `created` (reading `v`) right after `op`; every other use of `v`
+  // reads `created`'s result.
+  void insertAfterAndReplace(OpId func, OpId op, OpId created, ValueId v) {
+    m_.ops[created].srcOffset = m_.ops[op].srcOffset;
+    m_.ops[created].loc = m_.ops[op].loc;
     const std::vector<OpId> &siblings = m_.blocks[m_.ops[op].parent].ops;
     auto it = std::find(siblings.begin(), siblings.end(), op);
     OpId next = it == siblings.end() || it + 1 == siblings.end() ? kNone : *(it + 1);
-    m_.insertOp(m_.ops[op].parent, r, next);
-    m_.replaceAllUsesWith(v, m_.result(r), func);
-    m_.setOperand(r, 0, v);
+    m_.insertOp(m_.ops[op].parent, created, next);
+    m_.replaceAllUsesWith(v, m_.result(created), func);
+    m_.setOperand(created, 0, v);
+  }
+
+  // Reshards `v`, a result of `op`, to `target` right after `op`; every other
+  // use of `v` reads the reshard.
+  OpId reshardAfter(OpId func, OpId op, ValueId v, const TensorSharding &target) {
+    OpId r = m_.createOp("sdy.reshard", {v}, {m_.type(v)},
+                         {{m_.names.get("sharding"), m_.attrs.sharding(target)}});
+    insertAfterAndReplace(func, op, r, v);
     map_.set(m_.result(r), target);
+    return r;
+  }
+
+  // The `sdy.mesh` symbol for `mesh`: an existing one, else a new one named
+  // `base` (or `base_0`, `base_1`, ... when taken) at the top of the module.
+  std::string meshSymbol(const Mesh &mesh, const std::string &base) {
+    for (const auto &[name, existing] : map_.meshes())
+      if (existing == mesh && m_.lookupSymbol(name) != kNone) return name;
+    std::string name = base;
+    for (int k = 0; m_.lookupSymbol(name) != kNone; ++k) name = base + "_" + std::to_string(k);
+    OpId def = m_.createOp("sdy.mesh", {}, {},
+                           {{m_.names.get("mesh"), m_.attrs.mesh(mesh)},
+                            {m_.names.get("sym_name"), m_.attrs.string(name)}});
+    BlockId body = m_.regions[m_.region(m_.top, 0)].blocks[0];
+    m_.insertOp(body, def, m_.blocks[body].ops.empty() ? kNone : m_.blocks[body].ops.front());
+    map_.addMesh(name, mesh);
+    return name;
+  }
+
+  // Shardy's sharded reverse: a reversed dimension keeps its sharding when
+  // the devices along its axes are taken in reverse order, i.e. on a mesh
+  // whose device ids run backwards along them; a reshard to the annotated
+  // sharding then moves whole shards. A dimension the axes do not divide is
+  // first padded at the end, and the padding shifted to the start by a halo
+  // exchange, so that it ends at the end again after the reverse.
+  void resolveReverseByHalo(OpId func, OpId op) {
+    ValueId in = m_.operand(op, 0), out = m_.result(op);
+    std::optional<TensorSharding> inSharding = copyOf(map_.get(in));
+    if (!inSharding || inSharding->isFullyReplicated() || inSharding->meshName.empty()) return;
+    const Mesh *mesh = map_.mesh(*inSharding);
+    if (!mesh || mesh->isMaximal()) return;
+    std::vector<int64_t> shape = shapeOf(m_, in);
+    if (shape.size() != inSharding->rank()) return;
+    for (int64_t d : shape)
+      if (d < 0) return;
+    std::optional<TensorSharding> annotated = copyOf(map_.get(out));
+    TensorSharding outSharding = annotated ? *annotated : TensorSharding::closed(inSharding->meshName, shape.size());
+    std::vector<int64_t> dims = m_.attrs.intList(m_.attr(op, "dimensions"));
+
+    std::vector<int64_t> padded = shape;
+    AxisList toReverse;
+    std::set<std::string> manual;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      int64_t count = inSharding->dims[d].shardCount(*mesh);
+      if (count <= 1 || std::find(dims.begin(), dims.end(), int64_t(d)) == dims.end()) continue;
+      for (const AxisRef &a : inSharding->dims[d].axes) toReverse.push_back(a);
+      if (shape[d] % count == 0) continue;
+      for (const AxisRef &a : inSharding->dims[d].axes) manual.insert(a.name);
+      padded[d] = ceilDiv(shape[d], count) * count;
+    }
+    if (toReverse.empty()) return;
+
+    OpPlacer at{m_, map_, op, m_.ops[op].parent, op};
+    ValueId input = in;
+    TypeId element = m_.types.elementType(m_.type(in));
+    if (!manual.empty()) {
+      input = padHigh(at, in, padded, *inSharding);
+      std::vector<int64_t> shiftDims, shifts;
+      for (size_t d = 0; d < shape.size(); ++d)
+        if (padded[d] != shape[d]) {
+          shiftDims.push_back(int64_t(d));
+          shifts.push_back(padded[d] - shape[d]);
+        }
+      input = haloRightShift(at, channels_, input, *inSharding, *mesh, manual, shiftDims, shifts);
+    }
+
+    TensorSharding reversed = *inSharding;
+    reversed.meshName = meshSymbol(reversedMesh(*mesh, toReverse), inSharding->meshName + "_reversed");
+    m_.setOperand(op, 0, input);
+    m_.setType(out, m_.type(input));
+    m_.setAttr(op, "sdy.sharding", m_.attrs.shardingPerValue({reversed}));
+    map_.set(out, reversed);
+    OpId back = reshardAfter(func, op, out, outSharding);
+    if (manual.empty()) return;
+    std::vector<int64_t> zeros(shape.size(), 0), ones(shape.size(), 1);
+    TypeId i64 = m_.types.scalar("i64");
+    OpId trim = m_.createOp("stablehlo.slice", {m_.result(back)}, {m_.types.tensor(shape, element)},
+                            {{m_.names.get("start_indices"), m_.attrs.denseArray(i64, zeros)},
+                             {m_.names.get("limit_indices"), m_.attrs.denseArray(i64, shape)},
+                             {m_.names.get("strides"), m_.attrs.denseArray(i64, ones)},
+                             {m_.names.get("sdy.sharding"), m_.attrs.shardingPerValue({*inSharding})}});
+    insertAfterAndReplace(func, back, trim, m_.result(back));
+    map_.set(m_.result(trim), *inSharding);
+  }
+
+  // `v` padded with zeros at the end of each dimension up to `shape`.
+  ValueId padHigh(OpPlacer &at, ValueId v, const std::vector<int64_t> &shape, const TensorSharding &sharding) {
+    TypeId element = m_.types.elementType(m_.type(v));
+    TypeId scalar = m_.types.tensor({}, element);
+    ValueId zero = at.value("stablehlo.constant", {}, scalar,
+                            {{m_.names.get("value"),
+                              m_.attrs.denseElementsOwned("dense", zeroLiteral(m_.types, scalar).value_or("0"), scalar)}});
+    std::vector<int64_t> have = shapeOf(m_, v), high(shape.size()), zeros(shape.size(), 0);
+    for (size_t d = 0; d < shape.size(); ++d) high[d] = shape[d] - have[d];
+    TypeId i64 = m_.types.scalar("i64");
+    return at.value("stablehlo.pad", {v, zero}, m_.types.tensor(shape, element),
+                    {{m_.names.get("edge_padding_high"), m_.attrs.denseArray(i64, high)},
+                     {m_.names.get("edge_padding_low"), m_.attrs.denseArray(i64, zeros)},
+                     {m_.names.get("interior_padding"), m_.attrs.denseArray(i64, zeros)}},
+                    &sharding);
   }
 
   void warnHalo(OpId op) {
@@ -264,6 +376,7 @@ private:
   bool haloRequested_;
   bool warned_ = false;
   ShardingMap map_;
+  ChannelIds channels_;
 };
 
 bool runPass(Module &m, const PassOptions &options, Diagnostics &diags) {
@@ -278,7 +391,7 @@ bool runPass(Module &m, const PassOptions &options, Diagnostics &diags) {
                 "is not supported (as in Shardy)");
     return false;
   }
-  Resolver(m, diags, options.getBool("enable-halo-exchange", true)).run();
+  Resolver(m, diags, options.getBool("enable-halo-exchange", true), replicas == 1).run();
   return true;
 }
 

@@ -21,6 +21,7 @@
 // is the partition id, or the replica id when `replica-count` > 1.
 #include <algorithm>
 
+#include "export/ZeroConstant.h"
 #include "ir/AxisList.h"
 #include "ir/Clone.h"
 #include "ir/Pass.h"
@@ -117,23 +118,7 @@ private:
     return m_.result(place(c, near, block, before));
   }
 
-  // `dense<0>` in the element type's spelling, or nullopt for a type a zero
-  // literal cannot be written for.
-  std::optional<std::string> zeroBody(TypeId tensorType) {
-    const TypeStorage &element = m_.types.get(m_.types.elementType(tensorType));
-    switch (element.scalarClass) {
-    case ScalarClass::Float:
-      return std::string("0.000000e+00");
-    case ScalarClass::Complex:
-      return std::string("(0.000000e+00,0.000000e+00)");
-    case ScalarClass::Int:
-    case ScalarClass::UInt:
-    case ScalarClass::SignlessInt:
-    case ScalarClass::Index:
-      return element.bits == 1 ? std::string("false") : std::string("0");
-    }
-    return std::nullopt;
-  }
+  std::optional<std::string> zeroBody(TypeId tensorType) { return zeroLiteral(m_.types, tensorType); }
 
   // All uses of `v` inside `func`, as (op, operand index).
   std::vector<std::pair<OpId, uint32_t>> usesOf(OpId func, ValueId v) const {
