@@ -117,6 +117,23 @@ Mesh reversedMesh(const Mesh &mesh, const std::vector<AxisRef> &axesToReverse) {
   return out;
 }
 
+ValueId collectivePermute(OpPlacer &at, ChannelIds &channels, ValueId input, const std::vector<int64_t> &pairs,
+                          const TensorSharding *sharding) {
+  Module &m = at.m;
+  std::string body = "[";
+  for (size_t k = 0; k < pairs.size(); k += 2)
+    body += (k ? ", [" : "[") + std::to_string(pairs[k]) + ", " + std::to_string(pairs[k + 1]) + "]";
+  body += "]";
+  TypeId pairType = m.types.tensor({int64_t(pairs.size() / 2), 2}, i64Type(m));
+  std::vector<NamedAttr> attrs;
+  if (channels.crossPartition)
+    attrs.push_back({m.names.get("channel_handle"),
+                     m.attrs.opaque("#stablehlo.channel_handle<handle = " + std::to_string(channels.next++) +
+                                    ", type = 1>")});
+  attrs.push_back({m.names.get("source_target_pairs"), m.attrs.denseElementsOwned("dense", body, pairType)});
+  return at.value("stablehlo.collective_permute", {input}, m.type(input), attrs, sharding);
+}
+
 TensorSharding withoutAxes(TensorSharding s, const std::set<std::string> &manual) {
   for (DimSharding &d : s.dims)
     std::erase_if(d.axes, [&](const AxisRef &a) { return manual.count(a.name) != 0; });
@@ -152,18 +169,7 @@ ValueId rightShift(OpPlacer &at, ChannelIds &channels, ValueId input, int64_t di
       return at.value("stablehlo.broadcast_in_dim", {zero}, type,
                       {{m.names.get("broadcast_dimensions"), i64Array(m, {})}}, &local);
     }
-    std::string body = "[";
-    for (size_t k = 0; k < pairs.size(); k += 2)
-      body += (k ? ", [" : "[") + std::to_string(pairs[k]) + ", " + std::to_string(pairs[k + 1]) + "]";
-    body += "]";
-    TypeId pairType = m.types.tensor({int64_t(pairs.size() / 2), 2}, i64Type(m));
-    std::vector<NamedAttr> attrs;
-    if (channels.crossPartition)
-      attrs.push_back({m.names.get("channel_handle"),
-                       m.attrs.opaque("#stablehlo.channel_handle<handle = " + std::to_string(channels.next++) +
-                                      ", type = 1>")});
-    attrs.push_back({m.names.get("source_target_pairs"), m.attrs.denseElementsOwned("dense", body, pairType)});
-    return at.value("stablehlo.collective_permute", {input}, type, attrs, &local);
+    return collectivePermute(at, channels, input, pairs, &local);
   };
   auto slice = [&](ValueId v, int64_t begin, int64_t end) {
     std::vector<int64_t> starts(shape.size(), 0), limits = shape, strides(shape.size(), 1);

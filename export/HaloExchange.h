@@ -48,7 +48,8 @@ struct OpPlacer {
 };
 
 // Channel ids for new collective permutes: after the module's largest one,
-// none when devices are replicas (cross-replica permutes take no channel).
+// none when devices are replicas (cross-replica permutes take no channel; a
+// device then knows itself by its replica id instead of its partition id).
 struct ChannelIds {
   int64_t next = 1;
   bool crossPartition = true;
@@ -56,6 +57,11 @@ struct ChannelIds {
 };
 
 std::vector<int64_t> shiftPairs(const Mesh &mesh, const std::vector<AxisRef> &dimAxes, int64_t offset);
+
+// A collective permute of `input` along `pairs` (source, target, ...), with a
+// fresh channel id when devices are partitions.
+ValueId collectivePermute(OpPlacer &at, ChannelIds &channels, ValueId input, const std::vector<int64_t> &pairs,
+                          const TensorSharding *sharding);
 
 Mesh reversedMesh(const Mesh &mesh, const std::vector<AxisRef> &axesToReverse);
 

@@ -27,6 +27,8 @@
 #include <set>
 
 #include "export/HaloExchange.h"
+#include "export/HaloPadSlice.h"
+#include "export/HaloWindowExchange.h"
 #include "export/ReshapeGroups.h"
 #include "export/ZeroConstant.h"
 #include "ir/FactorProjection.h"
@@ -46,41 +48,6 @@ std::vector<int64_t> shapeOf(const Module &m, ValueId v) {
   return m.types.isTensor(t) ? m.types.shape(t) : std::vector<int64_t>{};
 }
 
-int64_t shardCount(const TensorSharding *s, size_t dim, const Mesh &mesh) {
-  return s && dim < s->dims.size() ? s->dims[dim].shardCount(mesh) : 1;
-}
-
-// A slice dimension is local when it starts at 0 with stride 1 and keeps the
-// per-device tile size: each device keeps a prefix of its own shard.
-bool isLocalSliceDim(const Module &m, OpId op, size_t dim, const TensorSharding *s, const Mesh &mesh) {
-  int64_t count = shardCount(s, dim, mesh);
-  if (count <= 1) return true;
-  std::vector<int64_t> starts = m.attrs.intList(m.attr(op, "start_indices"));
-  std::vector<int64_t> strides = m.attrs.intList(m.attr(op, "strides"));
-  if (dim >= starts.size() || starts[dim] != 0 || (dim < strides.size() && strides[dim] != 1)) return false;
-  int64_t in = shapeOf(m, m.operand(op, 0))[dim], out = shapeOf(m, m.result(op))[dim];
-  if (in < 0 || out < 0) return false;
-  return ceilDiv(in, count) == ceilDiv(out, count);
-}
-
-// A pad dimension is local when it has no interior padding and the input
-// elements of every output shard lie in the input shard of the same device.
-bool isLocalPadDim(const Module &m, OpId op, size_t dim, const TensorSharding *s, const Mesh &mesh) {
-  int64_t count = shardCount(s, dim, mesh);
-  if (count <= 1) return true;
-  std::vector<int64_t> interior = m.attrs.intList(m.attr(op, "interior_padding"));
-  std::vector<int64_t> low = m.attrs.intList(m.attr(op, "edge_padding_low"));
-  if (dim >= low.size() || (dim < interior.size() && interior[dim] != 0)) return false;
-  int64_t in = shapeOf(m, m.operand(op, 0))[dim], out = shapeOf(m, m.result(op))[dim];
-  if (in < 0 || out < 0) return false;
-  int64_t inTile = ceilDiv(in, count), outTile = ceilDiv(out, count);
-  for (int64_t t = 0; t < count; ++t) {
-    int64_t first = std::max<int64_t>(0, t * outTile - low[dim]);
-    int64_t last = std::min<int64_t>(in - 1, t * outTile - low[dim] + outTile - 1);
-    if (first <= last && (first / inTile != t || last / inTile != t)) return false;
-  }
-  return true;
-}
 
 class Resolver {
 public:
@@ -97,8 +64,6 @@ public:
         if (!name.starts_with("stablehlo.") || name == "stablehlo.return") continue;
         if (name == "stablehlo.reshape")
           resolveReshape(func, op);
-        else if (haloRequested_ && name == "stablehlo.reverse")
-          resolveReverseByHalo(func, op);
         else
           resolveByRule(func, op);
       }
@@ -192,7 +157,7 @@ private:
     ValueId input = in;
     TypeId element = m_.types.elementType(m_.type(in));
     if (!manual.empty()) {
-      input = padHigh(at, in, padded, *inSharding);
+      input = padHighToShape(at, in, padded, *inSharding, kNone);
       std::vector<int64_t> shiftDims, shifts;
       for (size_t d = 0; d < shape.size(); ++d)
         if (padded[d] != shape[d]) {
@@ -221,34 +186,27 @@ private:
     map_.set(m_.result(trim), *inSharding);
   }
 
-  // `v` padded with zeros at the end of each dimension up to `shape`.
-  ValueId padHigh(OpPlacer &at, ValueId v, const std::vector<int64_t> &shape, const TensorSharding &sharding) {
-    TypeId element = m_.types.elementType(m_.type(v));
-    TypeId scalar = m_.types.tensor({}, element);
-    ValueId zero = at.value("stablehlo.constant", {}, scalar,
-                            {{m_.names.get("value"),
-                              m_.attrs.denseElementsOwned("dense", zeroLiteral(m_.types, scalar).value_or("0"), scalar)}});
-    std::vector<int64_t> have = shapeOf(m_, v), high(shape.size()), zeros(shape.size(), 0);
-    for (size_t d = 0; d < shape.size(); ++d) high[d] = shape[d] - have[d];
-    TypeId i64 = m_.types.scalar("i64");
-    return at.value("stablehlo.pad", {v, zero}, m_.types.tensor(shape, element),
-                    {{m_.names.get("edge_padding_high"), m_.attrs.denseArray(i64, high)},
-                     {m_.names.get("edge_padding_low"), m_.attrs.denseArray(i64, zeros)},
-                     {m_.names.get("interior_padding"), m_.attrs.denseArray(i64, zeros)}},
-                    &sharding);
-  }
-
   void warnHalo(OpId op) {
     if (!haloRequested_ || warned_) return;
     warned_ = true;
     diags_.warning(m_, op,
-                   "halo exchange is not implemented; permutation dimensions are resolved by "
-                   "replication instead (enable-halo-exchange=false)");
+                   "halo exchange is not implemented for reshapes; non-divisible reshape groups are "
+                   "resolved by replication instead");
   }
 
   void resolveByRule(OpId func, OpId op) {
     std::optional<OpShardingRule> rule = getOpShardingRule(m_, op);
     if (!rule || rule->isCustom || rule->permutationFactors.empty()) return;
+    if (haloRequested_) {
+      if (m_.isa(op, "stablehlo.reverse")) {
+        resolveReverseByHalo(func, op);
+        return;
+      }
+      HaloOutcome outcome = HaloOutcome::Unsupported;
+      if (m_.isa(op, "stablehlo.pad")) outcome = resolvePadByHalo(m_, map_, channels_, func, op);
+      if (m_.isa(op, "stablehlo.slice")) outcome = resolveSliceByHalo(m_, map_, channels_, func, op);
+      if (outcome != HaloOutcome::Unsupported) return;
+    }
     uint32_t numOperands = m_.numOperands(op), numResults = m_.numResults(op);
     if (rule->operands.size() != numOperands || rule->results.size() != numResults) return;
 
@@ -286,7 +244,6 @@ private:
       }
     }
     if (std::none_of(updated.begin(), updated.end(), [](bool b) { return b; })) return;
-    if (isPad || isSlice || m_.isa(op, "stablehlo.reverse")) warnHalo(op);
 
     for (uint32_t i = 0; i < numOperands; ++i) {
       if (!updated[i]) continue;
