@@ -91,7 +91,7 @@ ValueId exchangeDim(OpPlacer &at, ChannelIds &channels, ValueId operand, ValueId
   TypeId type = m.type(operand);
   TypeId element = m.types.elementType(type);
   std::vector<int64_t> shape = m.types.shape(type);
-  const std::vector<AxisRef> &axes = in.dims[dim].axes;
+  const std::vector<AxisRef> &axes = ex.axes.empty() ? in.dims[dim].axes : ex.axes;
 
   std::vector<ValueId> segments;
   auto fetch = [&](int64_t offset) {
@@ -124,12 +124,27 @@ ValueId exchangeDim(OpPlacer &at, ChannelIds &channels, ValueId operand, ValueId
   id = at.value("stablehlo.convert", {id}, scalarI64(m));
   ValueId index = shardIndex(at, id, mesh, axes);
   int64_t sIn = shape[dim] * dilation;
-  ValueId diff = constI64(at, ex.sOut - sIn);
-  ValueId base = constI64(at, -padLow + ex.leftHops * sIn + ex.footprint * dilation);
-  ValueId offset = at.value("stablehlo.multiply", {index, diff}, scalarI64(m));
-  offset = at.value("stablehlo.add", {offset, base}, scalarI64(m));
-  ValueId zero = constI64(at, 0);
-  offset = at.value("stablehlo.maximum", {offset, zero}, scalarI64(m));
+  ValueId offset, zero;
+  if (!ex.offsets.empty()) {
+    TypeId i64 = m.types.scalar("i64");
+    std::string body = "[";
+    for (size_t t = 0; t < ex.offsets.size(); ++t) body += (t ? ", " : "") + std::to_string(ex.offsets[t]);
+    body += "]";
+    TypeId tableType = m.types.tensor({int64_t(ex.offsets.size())}, i64);
+    ValueId table = at.value("stablehlo.constant", {}, tableType,
+                             {{m.names.get("value"), m.attrs.denseElementsOwned("dense", body, tableType)}});
+    ValueId one = at.value("stablehlo.dynamic_slice", {table, index}, m.types.tensor({1}, i64),
+                           {{m.names.get("slice_sizes"), i64Array(m, {1})}});
+    offset = at.value("stablehlo.reshape", {one}, scalarI64(m));
+    zero = constI64(at, 0);
+  } else {
+    ValueId diff = constI64(at, ex.sOut - sIn);
+    ValueId base = constI64(at, -padLow + ex.leftHops * sIn + ex.footprint * dilation);
+    offset = at.value("stablehlo.multiply", {index, diff}, scalarI64(m));
+    offset = at.value("stablehlo.add", {offset, base}, scalarI64(m));
+    zero = constI64(at, 0);
+    offset = at.value("stablehlo.maximum", {offset, zero}, scalarI64(m));
+  }
 
   std::vector<ValueId> operands{buffer};
   for (size_t d = 0; d < shape.size(); ++d) operands.push_back(d == dim ? offset : zero);

@@ -43,6 +43,12 @@ struct DimExchange {
   // A window reaching more than one shard away cannot be gathered when the
   // neighbours it needs cover every shard.
   bool canUseHalo = true;
+  // When set, the axes the shards are numbered along (a reshape numbers them
+  // along its output dimensions) instead of the input dimension's own.
+  std::vector<AxisRef> axes;
+  // When set, each shard's window start in the buffer, looked up by shard
+  // index, instead of the affine formula.
+  std::vector<int64_t> offsets;
 };
 
 struct DataExchange {

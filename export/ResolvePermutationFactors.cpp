@@ -18,16 +18,24 @@
 // group of reshaped dimensions moves data as well; the axes of such groups
 // are replicated the same way (export/ReshapeGroups.h says when).
 //
-// Shardy can instead exchange halos between neighbouring devices for pads,
-// slices, reverses and reshapes (`enable-halo-exchange`, its default). That is
-// not implemented here: with the option on, those ops are resolved by
-// replication too and a warning says so. The program stays correct; it moves
-// more data than Shardy's would.
+// With `enable-halo-exchange` (the default, as in Shardy) pads, slices,
+// reverses and splitting reshapes move only the data each device needs
+// instead: reverses compute on a mesh whose device order runs backwards
+// (export/HaloExchange.h), pads and slices gather neighbouring shards
+// (export/HaloPadSlice.h), splits of non-divisible dimensions gather their
+// output tiles (export/HaloReshape.h). Where that cannot work (a window more
+// than one shard away that wraps around, a merge) the op is replicated as
+// above. Two cases Shardy's halo exchange accepts are replicated here for
+// correctness: a pad whose padding value is not zero (collective permutes
+// fill the buffer's edges with zeros) and a strided slice of a sharded
+// dimension. `replica-count` > 1 numbers devices by replica id and gives the
+// collective permutes no channel.
 #include <algorithm>
 #include <set>
 
 #include "export/HaloExchange.h"
 #include "export/HaloPadSlice.h"
+#include "export/HaloReshape.h"
 #include "export/HaloWindowExchange.h"
 #include "export/ReshapeGroups.h"
 #include "export/ZeroConstant.h"
@@ -51,8 +59,8 @@ std::vector<int64_t> shapeOf(const Module &m, ValueId v) {
 
 class Resolver {
 public:
-  Resolver(Module &m, Diagnostics &diags, bool haloRequested, bool crossPartition)
-      : m_(m), diags_(diags), haloRequested_(haloRequested), map_(ShardingMap::fromModule(m)),
+  Resolver(Module &m, bool haloRequested, bool crossPartition)
+      : m_(m), haloRequested_(haloRequested), map_(ShardingMap::fromModule(m)),
         channels_(ChannelIds::forModule(m, crossPartition)) {}
 
   void run() {
@@ -186,14 +194,6 @@ private:
     map_.set(m_.result(trim), *inSharding);
   }
 
-  void warnHalo(OpId op) {
-    if (!haloRequested_ || warned_) return;
-    warned_ = true;
-    diags_.warning(m_, op,
-                   "halo exchange is not implemented for reshapes; non-divisible reshape groups are "
-                   "resolved by replication instead");
-  }
-
   void resolveByRule(OpId func, OpId op) {
     std::optional<OpShardingRule> rule = getOpShardingRule(m_, op);
     if (!rule || rule->isCustom || rule->permutationFactors.empty()) return;
@@ -314,7 +314,9 @@ private:
         for (const AxisRef &a : outSharding->dims[size_t(d)].axes) removed.push_back(a);
     }
     if (removed.empty()) return;
-    warnHalo(op);
+    if (haloRequested_ &&
+        resolveReshapeByHalo(m_, map_, channels_, func, op, *inSharding, *outSharding, *mesh) == HaloOutcome::Rewritten)
+      return;
 
     auto without = [&](TensorSharding s) {
       for (DimSharding &d : s.dims) d.axes = axisSetDiff(d.axes, removed, *mesh);
@@ -329,9 +331,7 @@ private:
   }
 
   Module &m_;
-  Diagnostics &diags_;
   bool haloRequested_;
-  bool warned_ = false;
   ShardingMap map_;
   ChannelIds channels_;
 };
@@ -348,13 +348,13 @@ bool runPass(Module &m, const PassOptions &options, Diagnostics &diags) {
                 "is not supported (as in Shardy)");
     return false;
   }
-  Resolver(m, diags, options.getBool("enable-halo-exchange", true), replicas == 1).run();
+  Resolver(m, options.getBool("enable-halo-exchange", true), replicas == 1).run();
   return true;
 }
 
 PassRegistration reg("sdy-resolve-permutation-factors",
-                     "Replicate the dimensions of permutation factors (and of non-divisible reshape "
-                     "groups) around each op with sdy.reshard (halo exchange is not implemented)",
+                     "Resolve dimensions on permutation factors (and non-divisible reshape groups) by "
+                     "halo exchange (enable-halo-exchange, default) or by replicating them around the op",
                      runPass);
 
 }  // namespace

@@ -1,11 +1,10 @@
-// RUN: autopart-opt %s -sdy-resolve-permutation-factors 2>&1 | FileCheck %s
+// RUN: autopart-opt %s -sdy-resolve-permutation-factors | FileCheck %s
 
 // Shardy's -sdy-resolve-permutation-factors with halo exchange (its
 // default): instead of replicating a shifted dimension, each device fetches
 // the neighbouring shards its window overlaps; a reversed dimension keeps its
 // shards on a mesh whose device order runs backwards.
 
-// CHECK: warning: halo exchange is not implemented for reshapes
 // CHECK-DAG: sdy.mesh @mesh_reversed = <["a"=2, "b"=2], device_ids=[2, 3, 0, 1]>
 sdy.mesh @mesh = <["a"=2, "b"=2]>
 
@@ -65,13 +64,28 @@ func.func @pad_nonzero_value_replicates(%arg0: tensor<4xf32> {sdy.sharding = #sd
   return %0 : tensor<7xf32>
 }
 
-// Halo exchange for reshapes is not implemented: said once (the warning
-// leads the output), then the non-divisible group is replicated.
-// CHECK-LABEL: func @reshape_split_replicates
-// CHECK-NEXT: %[[IN:.*]] = sdy.reshard %arg0 <@mesh, [{}]>
-// CHECK-NEXT: %[[R:.*]] = stablehlo.reshape %[[IN]]
-// CHECK-NEXT: sdy.reshard %[[R]] <@mesh, [{"a"}, {"b"}]>
-func.func @reshape_split_replicates(%arg0: tensor<6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "b"}]>}) -> tensor<2x3xf32> {
+// A split of 6 elements over 4 devices into 2x3: the input is padded to
+// whole shards and each device fetches its output tile's elements from its
+// left neighbour (tiles start at 0, 2, 3, 5: window starts 4, 4, 3, 3 in the
+// buffer), then reshapes them locally.
+// CHECK-LABEL: func @reshape_split_exchanges
+// CHECK:      %[[PAD:.*]] = stablehlo.pad %arg0, %{{.*}}, low = [0], high = [2], interior = [0]
+// CHECK-NEXT: %[[MC:.*]] = sdy.manual_computation(%[[PAD]], %{{.*}}) in_shardings=[<@mesh, [{"a", "b"}]>, <@mesh, []>] out_shardings=[<@mesh, [{"a"}, {"b"}]>] manual_axes={"a", "b"}
+// CHECK:        stablehlo.constant dense<[4, 4, 3, 3]> : tensor<4xi64>
+// CHECK:        %[[LOCAL:.*]] = stablehlo.reshape {{.*}} : (tensor<2xf32>) -> tensor<1x2xf32>
+// CHECK-NEXT:   sdy.return %[[LOCAL]]
+// CHECK:      stablehlo.slice %[[MC]] [0:2, 0:3]
+func.func @reshape_split_exchanges(%arg0: tensor<6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "b"}]>}) -> tensor<2x3xf32> {
   %0 = stablehlo.reshape %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {"b"}]>]>} : (tensor<6xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
+}
+
+// A merge (2x3 -> 6) cannot be exchanged this way: replicated.
+// CHECK-LABEL: func @reshape_merge_replicates
+// CHECK-NEXT: %[[IN:.*]] = sdy.reshard %arg0 <@mesh, [{}, {}]>
+// CHECK-NEXT: %[[R:.*]] = stablehlo.reshape %[[IN]]
+// CHECK-NEXT: sdy.reshard %[[R]] <@mesh, [{"a", "b"}]>
+func.func @reshape_merge_replicates(%arg0: tensor<2x3xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>}) -> tensor<6xf32> {
+  %0 = stablehlo.reshape %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", "b"}]>]>} : (tensor<2x3xf32>) -> tensor<6xf32>
+  return %0 : tensor<6xf32>
 }
