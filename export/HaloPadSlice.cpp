@@ -39,10 +39,13 @@ bool isZeroConstant(const Module &m, ValueId v) {
   return end && *end == '\0' && value == 0.0;
 }
 
+// Copies: the rewrite adds values to the sharding map, which may move the
+// map's entries (and an inline mesh with them).
 struct Setup {
   TensorSharding in;
-  const Mesh *mesh = nullptr;
+  Mesh meshCopy;
   std::vector<int64_t> inShape, outShape;
+  const Mesh *mesh() const { return &meshCopy; }
 };
 
 // The operand's sharding and mesh, or nullopt when the op is not sharded on
@@ -52,15 +55,15 @@ std::optional<Setup> setup(const Module &m, const ShardingMap &map, OpId op) {
   if (!in || in->isFullyReplicated()) return std::nullopt;
   const Mesh *mesh = map.mesh(*in);
   if (!mesh || mesh->isMaximal()) return std::nullopt;
-  Setup s{*in, mesh, shapeOf(m, m.operand(op, 0)), shapeOf(m, m.result(op))};
-  if (s.inShape.size() != in->rank() || s.outShape.size() != in->rank()) return std::nullopt;
+  std::optional<Setup> s(Setup{*in, *mesh, shapeOf(m, m.operand(op, 0)), shapeOf(m, m.result(op))});
+  if (s->inShape.size() != in->rank() || s->outShape.size() != in->rank()) return std::nullopt;
   return s;
 }
 
 TypeId paddedResultType(Module &m, const Setup &s, ValueId result) {
   std::vector<int64_t> shape = s.outShape;
   for (size_t d = 0; d < shape.size(); ++d) {
-    int64_t count = s.in.dims[d].shardCount(*s.mesh);
+    int64_t count = s.in.dims[d].shardCount(*s.mesh());
     shape[d] = ceilDiv(shape[d], count) * count;
   }
   return m.types.tensor(shape, m.types.elementType(m.type(result)));
@@ -113,11 +116,11 @@ HaloOutcome resolvePadByHalo(Module &m, ShardingMap &map, ChannelIds &channels, 
   size_t rank = s->inShape.size();
   if (low.size() != rank || high.size() != rank || interior.size() != rank) return HaloOutcome::Unsupported;
 
-  DataExchange plan = planDataExchange(s->inShape, s->in, *s->mesh, [&](int64_t dim, int64_t sIn, int64_t count) {
+  DataExchange plan = planDataExchange(s->inShape, s->in, *s->mesh(), [&](int64_t dim, int64_t sIn, int64_t count) {
     size_t d = size_t(dim);
     int64_t sOut = ceilDiv(s->outShape[d], count);
     DimExchange ex = planDimExchange(count, sIn, sOut, sOut, low[d], interior[d] + 1, s->inShape[d]);
-    if (!isLocalPadDim(m, op, d, &s->in, *s->mesh)) ex.needsComm = true;
+    if (!isLocalPadDim(m, op, d, &s->in, *s->mesh())) ex.needsComm = true;
     return ex;
   });
   if (plan.manual.empty() || !plan.needsComm()) return HaloOutcome::Unchanged;
@@ -137,7 +140,7 @@ HaloOutcome resolvePadByHalo(Module &m, ShardingMap &map, ChannelIds &channels, 
     std::vector<int64_t> l(rank, 0), h(rank, 0), i(rank, 0);
     bool any = false;
     for (size_t d = 0; d < rank; ++d) {
-      if (setupRef.in.dims[d].shardCount(*setupRef.mesh) > 1) continue;
+      if (setupRef.in.dims[d].shardCount(*setupRef.mesh()) > 1) continue;
       l[d] = low[d];
       h[d] = high[d];
       i[d] = interior[d];
@@ -152,7 +155,7 @@ HaloOutcome resolvePadByHalo(Module &m, ShardingMap &map, ChannelIds &channels, 
                         &local);
   };
   ValueId result = haloWindowExchange(at, channels, divisible, padding, paddedResultType(m, *s, m.result(op)), s->in,
-                                      s->in, *s->mesh, plan, low, dilation, post);
+                                      s->in, *s->mesh(), plan, low, dilation, post);
   result = sliceHighToShape(at, result, s->outShape, s->in);
   replaceOp(m, func, op, result);
   return HaloOutcome::Rewritten;
@@ -169,11 +172,11 @@ HaloOutcome resolveSliceByHalo(Module &m, ShardingMap &map, ChannelIds &channels
   if (starts.size() != rank || limits.size() != rank) return HaloOutcome::Unsupported;
   if (strides.size() != rank) strides.assign(rank, 1);
 
-  DataExchange plan = planDataExchange(s->inShape, s->in, *s->mesh, [&](int64_t dim, int64_t sIn, int64_t count) {
+  DataExchange plan = planDataExchange(s->inShape, s->in, *s->mesh(), [&](int64_t dim, int64_t sIn, int64_t count) {
     size_t d = size_t(dim);
     int64_t sOut = ceilDiv(s->outShape[d], count);
     DimExchange ex = planDimExchange(count, sIn, sOut, sOut, -starts[d], 1, s->inShape[d]);
-    if (!isLocalSliceDim(m, op, d, &s->in, *s->mesh)) ex.needsComm = true;
+    if (!isLocalSliceDim(m, op, d, &s->in, *s->mesh())) ex.needsComm = true;
     return ex;
   });
   if (plan.manual.empty() || !plan.needsComm()) return HaloOutcome::Unchanged;
@@ -196,7 +199,7 @@ HaloOutcome resolveSliceByHalo(Module &m, ShardingMap &map, ChannelIds &channels
     std::vector<int64_t> b(rank, 0), e = shape, st(rank, 1), out = shape;
     bool any = false;
     for (size_t d = 0; d < rank; ++d) {
-      if (setupRef.in.dims[d].shardCount(*setupRef.mesh) > 1) continue;
+      if (setupRef.in.dims[d].shardCount(*setupRef.mesh()) > 1) continue;
       if (starts[d] == 0 && limits[d] == shape[d] && strides[d] == 1) continue;
       b[d] = starts[d];
       e[d] = limits[d];
@@ -212,7 +215,7 @@ HaloOutcome resolveSliceByHalo(Module &m, ShardingMap &map, ChannelIds &channels
                         &local);
   };
   ValueId result = haloWindowExchange(at, channels, divisible, padding, paddedResultType(m, *s, m.result(op)), s->in,
-                                      s->in, *s->mesh, plan, padLow, std::vector<int64_t>(rank, 1), post);
+                                      s->in, *s->mesh(), plan, padLow, std::vector<int64_t>(rank, 1), post);
   result = sliceHighToShape(at, result, s->outShape, s->in);
   replaceOp(m, func, op, result);
   return HaloOutcome::Rewritten;

@@ -133,17 +133,19 @@ private:
   // whose device ids run backwards along them; a reshard to the annotated
   // sharding then moves whole shards. A dimension the axes do not divide is
   // first padded at the end, and the padding shifted to the start by a halo
-  // exchange, so that it ends at the end again after the reverse.
-  void resolveReverseByHalo(OpId func, OpId op) {
+  // exchange, so that it ends at the end again after the reverse. Returns
+  // false when the op is left for replication (a sharding with an inline
+  // mesh has no mesh symbol to reverse, dynamic shapes cannot be padded).
+  bool resolveReverseByHalo(OpId func, OpId op) {
     ValueId in = m_.operand(op, 0), out = m_.result(op);
     std::optional<TensorSharding> inSharding = copyOf(map_.get(in));
-    if (!inSharding || inSharding->isFullyReplicated() || inSharding->meshName.empty()) return;
+    if (!inSharding || inSharding->isFullyReplicated()) return true;
     const Mesh *mesh = map_.mesh(*inSharding);
-    if (!mesh || mesh->isMaximal()) return;
+    if (!mesh || mesh->isMaximal()) return true;
     std::vector<int64_t> shape = shapeOf(m_, in);
-    if (shape.size() != inSharding->rank()) return;
+    if (inSharding->meshName.empty() || shape.size() != inSharding->rank()) return false;
     for (int64_t d : shape)
-      if (d < 0) return;
+      if (d < 0) return false;
     std::optional<TensorSharding> annotated = copyOf(map_.get(out));
     TensorSharding outSharding = annotated ? *annotated : TensorSharding::closed(inSharding->meshName, shape.size());
     std::vector<int64_t> dims = m_.attrs.intList(m_.attr(op, "dimensions"));
@@ -159,7 +161,7 @@ private:
       for (const AxisRef &a : inSharding->dims[d].axes) manual.insert(a.name);
       padded[d] = ceilDiv(shape[d], count) * count;
     }
-    if (toReverse.empty()) return;
+    if (toReverse.empty()) return true;
 
     OpPlacer at{m_, map_, op, m_.ops[op].parent, op};
     ValueId input = in;
@@ -182,7 +184,7 @@ private:
     m_.setAttr(op, "sdy.sharding", m_.attrs.shardingPerValue({reversed}));
     map_.set(out, reversed);
     OpId back = reshardAfter(func, op, out, outSharding);
-    if (manual.empty()) return;
+    if (manual.empty()) return true;
     std::vector<int64_t> zeros(shape.size(), 0), ones(shape.size(), 1);
     TypeId i64 = m_.types.scalar("i64");
     OpId trim = m_.createOp("stablehlo.slice", {m_.result(back)}, {m_.types.tensor(shape, element)},
@@ -192,16 +194,14 @@ private:
                              {m_.names.get("sdy.sharding"), m_.attrs.shardingPerValue({*inSharding})}});
     insertAfterAndReplace(func, back, trim, m_.result(back));
     map_.set(m_.result(trim), *inSharding);
+    return true;
   }
 
   void resolveByRule(OpId func, OpId op) {
     std::optional<OpShardingRule> rule = getOpShardingRule(m_, op);
     if (!rule || rule->isCustom || rule->permutationFactors.empty()) return;
     if (haloRequested_) {
-      if (m_.isa(op, "stablehlo.reverse")) {
-        resolveReverseByHalo(func, op);
-        return;
-      }
+      if (m_.isa(op, "stablehlo.reverse") && resolveReverseByHalo(func, op)) return;
       HaloOutcome outcome = HaloOutcome::Unsupported;
       if (m_.isa(op, "stablehlo.pad")) outcome = resolvePadByHalo(m_, map_, channels_, func, op);
       if (m_.isa(op, "stablehlo.slice")) outcome = resolveSliceByHalo(m_, map_, channels_, func, op);
@@ -245,9 +245,18 @@ private:
     }
     if (std::none_of(updated.begin(), updated.end(), [](bool b) { return b; })) return;
 
+    // A mesh written inline in the shardings stays inline in the new ones.
+    std::optional<Mesh> inlineMesh;
+    for (const TensorSharding *c : current)
+      if (c && c->meshName == meshName && c->inlineMesh) inlineMesh = c->inlineMesh;
+    auto unproject = [&](const TensorFactorShardings &tfs, const OpShardingRule::TensorFactors &mapping) {
+      TensorSharding s = unprojectTensor(tfs, mapping, meshName, *mesh);
+      s.inlineMesh = inlineMesh;
+      return s;
+    };
     for (uint32_t i = 0; i < numOperands; ++i) {
       if (!updated[i]) continue;
-      TensorSharding target = unprojectTensor(tensors[i], rule->operands[i], meshName, *mesh);
+      TensorSharding target = unproject(tensors[i], rule->operands[i]);
       m_.setOperand(op, i, reshardBefore(op, m_.operand(op, i), target));
     }
     std::vector<TensorSharding> computed;
@@ -256,11 +265,12 @@ private:
       const TensorSharding *annotated = current[numOperands + r];
       ValueId v = m_.result(op, r);
       TensorSharding closed = TensorSharding::closed(meshName, size_t(std::max<int64_t>(0, m_.types.rank(m_.type(v)))));
+      closed.inlineMesh = inlineMesh;
       if (!updated[numOperands + r]) {
         computed.push_back(annotated ? *annotated : closed);
         continue;
       }
-      computed.push_back(unprojectTensor(tensors[numOperands + r], rule->results[r], meshName, *mesh));
+      computed.push_back(unproject(tensors[numOperands + r], rule->results[r]));
       restore[r] = annotated ? *annotated : closed;
     }
     m_.setAttr(op, "sdy.sharding", m_.attrs.shardingPerValue(computed));

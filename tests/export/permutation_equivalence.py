@@ -90,6 +90,9 @@ def random_case(rng, k):
                 % (osh, t_in, shape_str(out)))
     text = "%s\nfunc.func @%s(%%arg0: %s {sdy.sharding = #sdy.sharding<@m, %s>}) -> tensor<%s> {\n%s  return %%0 : tensor<%s>\n}\n" % (
         mesh, name, t_in, sh, shape_str(out), body, shape_str(out))
+    if rng.random() < 0.25:  # the mesh written inline in every sharding
+        inline = "mesh" + mesh.split(" = ", 1)[1]
+        text = text.split("\n", 1)[1].replace("<@m,", "<%s," % inline)
     return name, text
 
 
