@@ -38,7 +38,6 @@
 #include "export/HaloReshape.h"
 #include "export/HaloWindowExchange.h"
 #include "export/ReshapeGroups.h"
-#include "export/ZeroConstant.h"
 #include "ir/FactorProjection.h"
 #include "ir/Pass.h"
 #include "rules/OpShardingRuleRegistry.h"
