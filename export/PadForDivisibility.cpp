@@ -23,15 +23,18 @@
 #include <algorithm>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "export/DivisibleShape.h"
 #include "export/PaddedResultShape.h"
 #include "export/PaddingBuilder.h"
+#include "export/ReductionIdentity.h"
 #include "ir/CollectiveAxes.h"
 #include "ir/Pass.h"
 #include "ir/StablehloAttrs.h"
 #include "ir/ValueSharding.h"
 #include "asm/StablehloSyntaxHelpers.h"
+#include "rules/OpShardingRuleRegistry.h"
 
 namespace autopart {
 
@@ -45,6 +48,20 @@ const TensorSharding *outSharding(const Module &m, OpId op) {
 std::optional<CollectiveAxes> axesOf(const Module &m, OpId op, std::string_view name) {
   AttrId a = m.attr(op, name);
   return a == kNoAttr ? std::nullopt : parseCollectiveAxes(m.attrs.str(a));
+}
+
+// The dimensions of operand `i` that `rule` sums over (its reduction factors):
+// their padding must hold the reduction's identity.
+std::vector<int64_t> summedDims(const OpShardingRule &rule, size_t i) {
+  std::vector<int64_t> dims;
+  if (i >= rule.operands.size()) return dims;
+  for (size_t d = 0; d < rule.operands[i].size(); ++d)
+    for (int32_t f : rule.operands[i][d])
+      if (rule.kind(f) == FactorKind::Reduction) {
+        dims.push_back(int64_t(d));
+        break;
+      }
+  return dims;
 }
 
 bool isSameShapeCollective(std::string_view name) {
@@ -63,6 +80,8 @@ public:
   bool run() {
     OpId entry = entryFunction();
     if (entry != kNone && !checkEntrySignature(entry)) return false;
+    for (OpId func : m_.functions())
+      if (func != entry) padSignature(func);
     for (OpId func : m_.functions())
       for (uint32_t r = 0; r < m_.numRegions(func); ++r)
         for (BlockId blk : std::vector<BlockId>(m_.regions[m_.region(func, r)].blocks)) processBlock(blk);
@@ -101,6 +120,48 @@ private:
       if (divisibleType(m_, results[i], s) != results[i]) return fail("result #" + std::to_string(i));
     }
     return true;
+  }
+
+  // --- Subroutine signatures -------------------------------------------------------
+
+  const TensorSharding *resultShardingOf(OpId func, size_t i) const {
+    AttrId a = FuncView{m_, func}.resultAttr(i, "sdy.sharding");
+    return a != kNoAttr && m_.attrs.kind(a) == AttrKind::Sharding ? m_.attrs.get(a).sharding.get() : nullptr;
+  }
+
+  // A function other than the entry is only called from inside the program,
+  // so its arguments and results may grow: each argument is replaced by one of
+  // the divisible type, calls and returns follow (rewriteCall, rewriteReturn).
+  void padSignature(OpId func) {
+    FuncView f{m_, func};
+    BlockId entry = f.entry();
+    if (entry == kNone) return;
+    std::vector<TypeId> args, results = f.resultTypes();
+    bool changed = false;
+    for (size_t i = 0; i < f.args().size(); ++i) {
+      ValueId arg = f.args()[i];
+      TypeId want = divisibleType(m_, m_.type(arg), valueSharding(m_, arg));
+      args.push_back(want);
+      if (want == m_.type(arg)) continue;
+      // The old argument keeps its type (its users' rules read it) until every
+      // user has moved to the new one.
+      ValueId grown = m_.addBlockArg(entry, want);
+      m_.blocks[entry].args.pop_back();
+      m_.blocks[entry].args[i] = grown;
+      m_.values[grown].index = uint32_t(i);
+      m_.values[grown].loc = m_.values[arg].loc;
+      cur_[arg] = grown;
+      changed = true;
+    }
+    for (size_t i = 0; i < results.size(); ++i) {
+      TypeId want = divisibleType(m_, results[i], resultShardingOf(func, i));
+      changed |= want != results[i];
+      results[i] = want;
+    }
+    if (!changed) return;
+    m_.setAttr(func, "function_type", m_.attrs.typeAttr(m_.types.function(args, results)));
+    paddedResults_[func] = results;
+    paddedCallees_.insert(func);
   }
 
   // --- Values ---------------------------------------------------------------------
@@ -147,6 +208,8 @@ private:
       return m_.numOperands(op) == 1 && divisibleType(m_, origType(m_.operand(op, 0)), outSharding(m_, op)) !=
                                             origType(m_.operand(op, 0));
     if (name == "sdy.all_gather") return !allLegal(m_.operands(op));
+    if (name == "func.call") return paddedCallees_.count(m_.lookupFunc(m_.attr(op, "callee"))) != 0;
+    if (name == "func.return") return paddedResults_.count(m_.enclosingFunc(op)) != 0;
     return false;
   }
 
@@ -228,11 +291,14 @@ private:
     if (name == "stablehlo.slice") return rewriteSlice(op);
     if (name == "stablehlo.pad") return rewritePad(op);
     if (name == "stablehlo.dot_general") return rewriteDotGeneral(op);
+    if (name == "stablehlo.reduce") return rewriteReduce(op);
     if (name == "stablehlo.convolution") return rewriteConvolution(op);
     if (name == "stablehlo.constant") return rewriteConstant(op);
     if (name == "sdy.all_gather") return rewriteAllGather(op);
     if (name == "sdy.all_slice" || name == "sdy.reduce_scatter") return rewriteSlicingCollective(op);
     if (name == "sdy.all_to_all") return rewriteAllToAll(op);
+    if (name == "func.call") return rewriteCall(op);
+    if (name == "func.return") return rewriteReturn(op);
     std::vector<ValueId> operands;
     for (ValueId v : m_.operands(op)) operands.push_back(adapt(v));
     OpId n = rewriteGeneric(op, operands);
@@ -351,13 +417,45 @@ private:
 
   // Contracting dimensions are summed over, so their padding must be zeros.
   OpId rewriteDotGeneral(OpId op) {
-    std::optional<DotDims> dims = getDotDims(m_, op);
     ValueId lhs = adapt(m_.operand(op, 0)), rhs = adapt(m_.operand(op, 1));
-    if (dims) {
-      lhs = zeroPadded(lhs, m_.operand(op, 0), dims->lhsContract);
-      rhs = zeroPadded(rhs, m_.operand(op, 1), dims->rhsContract);
+    if (std::optional<OpShardingRule> rule = getOpShardingRule(m_, op)) {
+      lhs = zeroPadded(lhs, m_.operand(op, 0), summedDims(*rule, 0));
+      rhs = zeroPadded(rhs, m_.operand(op, 1), summedDims(*rule, 1));
     }
     return rewriteGeneric(op, {lhs, rhs});
+  }
+
+  // Reduced dimensions that grew must hold the body's identity (zeros under
+  // an add are reused as they are); a body without one cannot be padded.
+  OpId rewriteReduce(OpId op) {
+    std::vector<ValueId> ins;
+    for (ValueId v : m_.operands(op)) ins.push_back(adapt(v));
+    std::optional<OpShardingRule> rule = getOpShardingRule(m_, op);
+    uint32_t inputs = m_.numOperands(op) / 2;
+    std::vector<std::vector<int64_t>> summed(inputs);
+    bool anyGrown = false;
+    for (uint32_t j = 0; rule && j < inputs; ++j) {
+      const std::vector<int64_t> &orig = m_.types.shape(origType(m_.operand(op, j))), now = shape(ins[j]);
+      for (int64_t d : summedDims(*rule, j))
+        if (now[d] != orig[d]) summed[j].push_back(d);
+      anyGrown |= !summed[j].empty();
+    }
+    if (!anyGrown) return rewriteGeneric(op, ins);
+    std::optional<std::vector<ReductionIdentity>> ids = reductionIdentities(m_, op);
+    if (!ids) {
+      diags_.error(m_, op, "'stablehlo.reduce' op unsupported reduction operation in reduce body: a padded "
+                           "reduced dimension needs the body's identity");
+      diags_.error(m_, op, "failed to legalize operation 'stablehlo.reduce'");
+      ok_ = false;
+      return op;
+    }
+    for (uint32_t j = 0; j < inputs; ++j) {
+      if (summed[j].empty() || ((*ids)[j].isZero && kindOf(ins[j]) == PaddingKind::Zero)) continue;
+      ValueId identity = b_.constant(m_.types.elementType(m_.type(ins[j])), (*ids)[j].spelling);
+      ins[j] = b_.maskBeyond(ins[j], m_.types.shape(origType(m_.operand(op, j))), identity, &summed[j],
+                             valueSharding(m_, ins[j]));
+    }
+    return rewriteGeneric(op, ins);
   }
 
   // Input features and windowed dimensions are summed over: zero their
@@ -447,12 +545,58 @@ private:
     return n;
   }
 
+  // A call of a padded function passes operands grown (with zeros) to the
+  // callee's argument types and gets its padded results.
+  OpId rewriteCall(OpId op) {
+    OpId callee = m_.lookupFunc(m_.attr(op, "callee"));
+    FuncView f{m_, callee};
+    std::vector<ValueId> operands;
+    for (uint32_t i = 0; i < m_.numOperands(op); ++i) {
+      ValueId in = adapt(m_.operand(op, i));
+      if (i < f.args().size()) {
+        TypeId want = m_.type(f.args()[i]);
+        if (m_.types.isTensor(want) && want != m_.type(in)) {
+          ValueId zero = b_.constant(m_.types.elementType(want), PaddingKind::Zero);
+          in = b_.padHigh(in, want, zero, valueSharding(m_, f.args()[i]));
+          kinds_[in] = PaddingKind::Zero;
+        }
+      }
+      operands.push_back(in);
+    }
+    return replaceOp(op, operands, f.resultTypes());
+  }
+
+  // The return of a padded function hands back its results at the padded
+  // types: grown with zeros, or trimmed when the operand grew further.
+  OpId rewriteReturn(OpId op) {
+    OpId func = m_.enclosingFunc(op);
+    const std::vector<TypeId> &want = paddedResults_[func];
+    for (uint32_t i = 0; i < m_.numOperands(op) && i < want.size(); ++i) {
+      ValueId in = adapt(m_.operand(op, i));
+      TypeId have = m_.type(in);
+      if (have != want[i] && m_.types.isTensor(want[i]) && m_.types.isTensor(have)) {
+        const TensorSharding *s = resultShardingOf(func, i);
+        if (m_.types.numElements(want[i]) > m_.types.numElements(have)) {
+          ValueId zero = b_.constant(m_.types.elementType(want[i]), PaddingKind::Zero);
+          in = b_.padHigh(in, want[i], zero, s);
+        } else {
+          in = b_.sliceTo(in, want[i], s);
+        }
+      }
+      m_.setOperand(op, i, in);
+    }
+    return op;
+  }
+
   Module &m_;
   Diagnostics &diags_;
   PaddingBuilder b_;
   std::vector<TypeId> origType_;
   std::vector<ValueId> cur_;
   std::unordered_map<ValueId, PaddingKind> kinds_;
+  // Non-entry functions whose signature grew, and their padded result types.
+  std::unordered_set<OpId> paddedCallees_;
+  std::unordered_map<OpId, std::vector<TypeId>> paddedResults_;
   bool ok_ = true;
 };
 

@@ -51,8 +51,12 @@ ValueId PaddingBuilder::add(OpId op, const TensorSharding *sharding) {
 }
 
 ValueId PaddingBuilder::constant(TypeId element, PaddingKind kind) {
+  return constant(element, scalarSpelling(m_, element, kind));
+}
+
+ValueId PaddingBuilder::constant(TypeId element, std::string spelling) {
   TypeId type = m_.types.tensor({}, element);
-  AttrId value = m_.attrs.denseElementsOwned("dense", scalarSpelling(m_, element, kind), type);
+  AttrId value = m_.attrs.denseElementsOwned("dense", std::move(spelling), type);
   return add(m_.createOp("stablehlo.constant", {}, {type}, {{m_.names.get("value"), value}}), nullptr);
 }
 

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ir/Module.h"
@@ -42,6 +43,8 @@ public:
 
   // A rank-0 constant of `element` holding `kind`'s value.
   ValueId constant(TypeId element, PaddingKind kind);
+  // A rank-0 constant of `element` whose `dense<...>` body is `spelling`.
+  ValueId constant(TypeId element, std::string spelling);
   // `input` grown (or shrunk, for negative amounts) at the high end of each
   // dimension to `target`, filled with the scalar `padValue`.
   ValueId padHigh(ValueId input, TypeId target, ValueId padValue, const TensorSharding *sharding);
