@@ -16,9 +16,11 @@ std::vector<int64_t> divisibleShape(const std::vector<int64_t> &shape, const Ten
 }
 
 TypeId divisibleType(Module &m, TypeId type, const TensorSharding *s) {
-  if (!s || !m.types.isTensor(type) || s->isFullyReplicated()) return type;
-  const Mesh *mesh = shardingMesh(m, *s);
-  if (!mesh) return type;
+  return divisibleType(m, type, s, s ? shardingMesh(m, *s) : nullptr);
+}
+
+TypeId divisibleType(Module &m, TypeId type, const TensorSharding *s, const Mesh *mesh) {
+  if (!s || !mesh || !m.types.isTensor(type) || s->isFullyReplicated()) return type;
   const std::vector<int64_t> &shape = m.types.shape(type);
   std::vector<int64_t> padded = divisibleShape(shape, *s, *mesh);
   if (padded == shape) return type;

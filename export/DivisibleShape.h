@@ -20,9 +20,11 @@ namespace autopart {
 std::vector<int64_t> divisibleShape(const std::vector<int64_t> &shape, const TensorSharding &s,
                                     const Mesh &mesh);
 
-// The divisible form of `type` under `s`: `type` itself when it is not a
-// ranked tensor, `s` is null, fully replicated or names no mesh, or every
-// dimension already divides.
+// The divisible form of `type` under `s` on `mesh`: `type` itself when it is
+// not a ranked tensor, `s` or `mesh` is null, `s` is fully replicated, or
+// every dimension already divides.
+TypeId divisibleType(Module &m, TypeId type, const TensorSharding *s, const Mesh *mesh);
+// The same with `s`'s mesh looked up in the module (a symbol-table scan).
 TypeId divisibleType(Module &m, TypeId type, const TensorSharding *s);
 
 }  // namespace autopart

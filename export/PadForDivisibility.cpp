@@ -71,6 +71,18 @@ bool isSameShapeCollective(std::string_view name) {
 class Padder {
 public:
   Padder(Module &m, Diagnostics &diags) : m_(m), diags_(diags), b_(m) {
+    // Symbols resolved once: a lookup per value would scan the module.
+    if (m.top != kNone)
+      for (BlockId blk : m.regions[m.region(m.top, 0)].blocks)
+        for (OpId op : m.blocks[blk].ops) {
+          AttrId name = m.attr(op, "sym_name");
+          if (name == kNoAttr) continue;
+          std::string key(m.attrs.stringValue(name));
+          if (m.isa(op, "func.func")) funcs_[key] = op;
+          AttrId mesh = m.attr(op, "mesh");
+          if (m.isa(op, "sdy.mesh") && mesh != kNoAttr && m.attrs.kind(mesh) == AttrKind::Mesh)
+            meshes_[key] = m.attrs.get(mesh).mesh.get();
+        }
     origType_.reserve(m.values.size());
     for (const ValueInfo &v : m.values) origType_.push_back(v.type);
     cur_.resize(m.values.size());
@@ -109,7 +121,7 @@ private:
     };
     for (size_t i = 0; i < f.args().size(); ++i) {
       ValueId arg = f.args()[i];
-      if (divisibleType(m_, m_.type(arg), valueSharding(m_, arg)) != m_.type(arg))
+      if (divisible(m_.type(arg), valueSharding(m_, arg)) != m_.type(arg))
         return fail("argument #" + std::to_string(i));
     }
     std::vector<TypeId> results = f.resultTypes();
@@ -117,7 +129,7 @@ private:
       AttrId a = f.resultAttr(i, "sdy.sharding");
       const TensorSharding *s =
           a != kNoAttr && m_.attrs.kind(a) == AttrKind::Sharding ? m_.attrs.get(a).sharding.get() : nullptr;
-      if (divisibleType(m_, results[i], s) != results[i]) return fail("result #" + std::to_string(i));
+      if (divisible(results[i], s) != results[i]) return fail("result #" + std::to_string(i));
     }
     return true;
   }
@@ -140,7 +152,7 @@ private:
     bool changed = false;
     for (size_t i = 0; i < f.args().size(); ++i) {
       ValueId arg = f.args()[i];
-      TypeId want = divisibleType(m_, m_.type(arg), valueSharding(m_, arg));
+      TypeId want = divisible(m_.type(arg), valueSharding(m_, arg));
       args.push_back(want);
       if (want == m_.type(arg)) continue;
       // The old argument keeps its type (its users' rules read it) until every
@@ -154,7 +166,7 @@ private:
       changed = true;
     }
     for (size_t i = 0; i < results.size(); ++i) {
-      TypeId want = divisibleType(m_, results[i], resultShardingOf(func, i));
+      TypeId want = divisible(results[i], resultShardingOf(func, i));
       changed |= want != results[i];
       results[i] = want;
     }
@@ -166,11 +178,33 @@ private:
 
   // --- Values ---------------------------------------------------------------------
 
+  TypeId divisible(TypeId type, const TensorSharding *s) const {
+    if (!s) return type;
+    const Mesh *mesh = nullptr;
+    if (s->inlineMesh) {
+      mesh = &*s->inlineMesh;
+    } else if (auto it = meshes_.find(s->meshName); it != meshes_.end()) {
+      mesh = it->second;
+    }
+    return divisibleType(m_, type, s, mesh);
+  }
+
+  // The function a call names (kNone when it names none of the module's).
+  OpId callee(OpId call) const {
+    AttrId a = m_.attr(call, "callee");
+    if (a == kNoAttr) return kNone;
+    std::string_view sym = m_.attrs.get(a).text;
+    if (sym.starts_with("@")) sym.remove_prefix(1);
+    if (sym.size() >= 2 && sym.front() == '"' && sym.back() == '"') sym = sym.substr(1, sym.size() - 2);
+    auto it = funcs_.find(std::string(sym));
+    return it == funcs_.end() ? kNone : it->second;
+  }
+
   TypeId origType(ValueId v) const { return v < origType_.size() ? origType_[v] : m_.type(v); }
   ValueId current(ValueId v) const { return v < cur_.size() ? cur_[v] : v; }
   const std::vector<int64_t> &shape(ValueId v) const { return m_.types.shape(m_.type(v)); }
   // The divisible type of an original value under its own sharding.
-  TypeId convertedType(ValueId v) { return divisibleType(m_, origType(v), valueSharding(m_, v)); }
+  TypeId convertedType(ValueId v) { return divisible(origType(v), valueSharding(m_, v)); }
   bool legal(ValueId v) { return convertedType(v) == origType(v); }
 
   std::optional<PaddingKind> kindOf(ValueId v) const {
@@ -205,10 +239,10 @@ private:
     if (name.starts_with("stablehlo.") || name == "sdy.all_to_all" || isSameShapeCollective(name))
       return !allLegal(m_.operands(op)) || !allLegal(results(op));
     if (name == "sdy.all_slice" || name == "sdy.reduce_scatter")
-      return m_.numOperands(op) == 1 && divisibleType(m_, origType(m_.operand(op, 0)), outSharding(m_, op)) !=
+      return m_.numOperands(op) == 1 && divisible(origType(m_.operand(op, 0)), outSharding(m_, op)) !=
                                             origType(m_.operand(op, 0));
     if (name == "sdy.all_gather") return !allLegal(m_.operands(op));
-    if (name == "func.call") return paddedCallees_.count(m_.lookupFunc(m_.attr(op, "callee"))) != 0;
+    if (name == "func.call") return paddedCallees_.count(callee(op)) != 0;
     if (name == "func.return") return paddedResults_.count(m_.enclosingFunc(op)) != 0;
     return false;
   }
@@ -512,7 +546,7 @@ private:
   // sharding.
   OpId rewriteSlicingCollective(OpId op) {
     ValueId orig = m_.operand(op, 0), in = adapt(orig);
-    return rebuildCollective(op, in, orig, divisibleType(m_, m_.type(in), outSharding(m_, op)));
+    return rebuildCollective(op, in, orig, divisible(m_.type(in), outSharding(m_, op)));
   }
 
   // all_to_all: padded for the output's sharding, then the source dimensions
@@ -521,7 +555,7 @@ private:
     ValueId orig = m_.operand(op, 0), in = adapt(orig);
     std::optional<PaddingKind> kind = kindOf(in);
     const TensorSharding *out = outSharding(m_, op);
-    OpId n = rebuildCollective(op, in, orig, divisibleType(m_, m_.type(in), out));
+    OpId n = rebuildCollective(op, in, orig, divisible(m_.type(in), out));
     std::vector<int64_t> srcDims;
     if (std::optional<CollectiveAxes> axes = axesOf(m_, op, "params"))
       for (const AllToAllParam &p : axes->params) srcDims.push_back(p.srcDim);
@@ -548,8 +582,7 @@ private:
   // A call of a padded function passes operands grown (with zeros) to the
   // callee's argument types and gets its padded results.
   OpId rewriteCall(OpId op) {
-    OpId callee = m_.lookupFunc(m_.attr(op, "callee"));
-    FuncView f{m_, callee};
+    FuncView f{m_, callee(op)};
     std::vector<ValueId> operands;
     for (uint32_t i = 0; i < m_.numOperands(op); ++i) {
       ValueId in = adapt(m_.operand(op, i));
@@ -594,6 +627,8 @@ private:
   std::vector<TypeId> origType_;
   std::vector<ValueId> cur_;
   std::unordered_map<ValueId, PaddingKind> kinds_;
+  std::unordered_map<std::string, const Mesh *> meshes_;
+  std::unordered_map<std::string, OpId> funcs_;
   // Non-entry functions whose signature grew, and their padded result types.
   std::unordered_set<OpId> paddedCallees_;
   std::unordered_map<OpId, std::vector<TypeId>> paddedResults_;
