@@ -137,14 +137,14 @@ func.func @f(%a: tensor<1x7x3xf32>, %k: tensor<3x3x2xf32>) -> tensor<1x3x2xf32> 
 
 // Garbage in the padded rows reaches the dot_general's contracting dimension
 // through an exponential, a max-reduce over a padded dimension, a pad with
-// interior padding, a pad whose high edge the grown input overlaps and a
-// convolution over a padded window dimension: each is only right if the
-// pass masks or trims what it must.
+// interior padding, a pad whose high edge the grown input overlaps, a
+// convolution over a padded window dimension and a loop carrying a grown
+// value: each is only right if the pass masks, trims or grows what it must.
 const char *kSemanticsProgram = R"(
 sdy.mesh @mesh = <["x"=4]>
 func.func @main(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
                 %b: tensor<8x8xf32>, %k: tensor<3x8x4xf32>)
-    -> (tensor<8x8xf32>, tensor<8xf32>, tensor<12x8xf32>, tensor<1x4x4xf32>, tensor<8x8xf32>) {
+    -> (tensor<8x8xf32>, tensor<8xf32>, tensor<12x8xf32>, tensor<1x4x4xf32>, tensor<8x8xf32>, tensor<6x8xf32>) {
   %0 = stablehlo.slice %a [0:6, 0:8] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<8x8xf32>) -> tensor<6x8xf32>
   %1 = stablehlo.exponential %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<6x8xf32>
   %2 = stablehlo.slice %b [0:6, 0:8] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<8x8xf32>) -> tensor<6x8xf32>
@@ -157,7 +157,20 @@ func.func @main(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"},
   %7 = stablehlo.reshape %1 : (tensor<6x8xf32>) -> tensor<1x6x8xf32>
   %8 = stablehlo.convolution(%7, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [1], pad = [[0, 0]], lhs_dilate = [1], rhs_dilate = [1], reverse = [false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x6x8xf32>, tensor<3x8x4xf32>) -> tensor<1x4x4xf32>
   %9 = stablehlo.pad %1, %one, low = [0, 0], high = [2, 0], interior = [0, 0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<6x8xf32>, tensor<f32>) -> tensor<8x8xf32>
-  return %3, %5, %6, %8, %9 : tensor<8x8xf32>, tensor<8xf32>, tensor<12x8xf32>, tensor<1x4x4xf32>, tensor<8x8xf32>
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %c3 = stablehlo.constant dense<3> : tensor<i32>
+  %10:2 = stablehlo.while(%it = %1, %i = %c0) : tensor<6x8xf32>, tensor<i32>
+    attributes {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>, <@mesh, []>]>}
+    cond {
+      %lt = stablehlo.compare LT, %i, %c3 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    } do {
+      %next = stablehlo.add %i, %c1 : tensor<i32>
+      %twice = stablehlo.add %it, %it {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<6x8xf32>
+      stablehlo.return %twice, %next : tensor<6x8xf32>, tensor<i32>
+    }
+  return %3, %5, %6, %8, %9, %10#0 : tensor<8x8xf32>, tensor<8xf32>, tensor<12x8xf32>, tensor<1x4x4xf32>, tensor<8x8xf32>, tensor<6x8xf32>
 }
 )";
 
@@ -183,7 +196,7 @@ TEST(PadForDivisibility, PaddedProgramComputesWhatTheOriginalDid) {
   EXPECT_FALSE(opsNamed(*padded, "stablehlo.select").empty());
 
   std::vector<exec::TensorPtr> want = runMain(*original), got = runMain(*padded);
-  ASSERT_EQ(want.size(), 5u);
+  ASSERT_EQ(want.size(), 6u);
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i) {
     ASSERT_EQ(got[i]->shape, want[i]->shape) << "result " << i;

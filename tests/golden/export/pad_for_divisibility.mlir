@@ -213,3 +213,38 @@ func.func private @grown_callee(%arg0: tensor<6x4xf32> {sdy.sharding = #sdy.shar
   %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<6x4xf32>
   return %0 : tensor<6x4xf32>
 }
+
+// A loop carries its values at their divisible shapes: the loop's results,
+// its condition's and body's arguments grow together, and what the body
+// yields is grown to match.
+// CHECK-LABEL: func.func @loop_carries_grown_values
+// CHECK:         %[[AS:.*]] = sdy.all_slice [{"x"}, {}] %{{.*}} : tensor<8x4xf32>
+// CHECK:         stablehlo.while(%[[IT:.*]] = %[[AS]], %{{.*}} = %{{.*}}) : tensor<8x4xf32>, tensor<i32>
+// CHECK:         } do {
+// CHECK:           %[[AG:.*]] = sdy.all_gather [{"x"}, {}] %[[IT]] out_sharding=<@mesh, [{}, {}]> : tensor<8x4xf32>
+// CHECK-NEXT:      %[[TRIM:.*]] = stablehlo.slice %[[AG]] [0:6, 0:4]
+// CHECK-NEXT:      %[[NEG:.*]] = stablehlo.negate %[[TRIM]] : tensor<6x4xf32>
+// CHECK-NEXT:      %[[ZERO:.*]] = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:      %[[PAD:.*]] = stablehlo.pad %[[NEG]], %[[ZERO]], low = [0, 0], high = [2, 0], interior = [0, 0] : (tensor<6x4xf32>, tensor<f32>) -> tensor<8x4xf32>
+// CHECK-NEXT:      %[[BACK:.*]] = sdy.all_slice [{"x"}, {}] %[[PAD]] {{.*}} : tensor<8x4xf32>
+// CHECK-NEXT:      stablehlo.return %[[BACK]], %{{.*}} : tensor<8x4xf32>, tensor<i32>
+func.func @loop_carries_grown_values(%arg0: tensor<6x4xf32>) -> tensor<6x4xf32> {
+  %0 = sdy.all_slice [{"x"}, {}] %arg0 out_sharding=<@mesh, [{"x"}, {}]> : tensor<6x4xf32>
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %c3 = stablehlo.constant dense<3> : tensor<i32>
+  %1:2 = stablehlo.while(%it = %0, %i = %c0) : tensor<6x4xf32>, tensor<i32>
+    attributes {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>, <@mesh, []>]>}
+    cond {
+      %lt = stablehlo.compare LT, %i, %c3 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    } do {
+      %next = stablehlo.add %i, %c1 : tensor<i32>
+      %g = sdy.all_gather [{"x"}, {}] %it out_sharding=<@mesh, [{}, {}]> : tensor<6x4xf32>
+      %n = stablehlo.negate %g : tensor<6x4xf32>
+      %s = sdy.all_slice [{"x"}, {}] %n out_sharding=<@mesh, [{"x"}, {}]> : tensor<6x4xf32>
+      stablehlo.return %s, %next : tensor<6x4xf32>, tensor<i32>
+    }
+  %2 = sdy.all_gather [{"x"}, {}] %1#0 out_sharding=<@mesh, [{}, {}]> : tensor<6x4xf32>
+  return %2 : tensor<6x4xf32>
+}
