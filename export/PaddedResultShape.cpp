@@ -34,6 +34,28 @@ std::vector<int64_t> passThroughShape(const Module &m, OpId op, uint32_t r,
   return out;
 }
 
+std::optional<std::vector<std::vector<bool>>> carriedOperandDims(const Module &m, OpId op) {
+  std::optional<OpShardingRule> rule = getOpShardingRule(m, op);
+  if (!rule) return std::nullopt;
+  std::vector<std::vector<bool>> out;
+  for (size_t i = 0; i < rule->operands.size() && i < m.numOperands(op); ++i) {
+    const std::vector<int64_t> &in = m.types.shape(m.type(m.operand(op, uint32_t(i))));
+    std::vector<bool> carried(rule->operands[i].size(), false);
+    for (size_t e = 0; e < carried.size() && e < in.size(); ++e) {
+      const OpShardingRule::DimFactors &factors = rule->operands[i][e];
+      for (int32_t f : factors) carried[e] = carried[e] || rule->kind(f) == FactorKind::Reduction;
+      if (factors.size() != 1) continue;
+      for (size_t r = 0; r < rule->results.size() && !carried[e]; ++r) {
+        const std::vector<int64_t> &out = m.types.shape(m.type(m.result(op, uint32_t(r))));
+        for (size_t d = 0; d < rule->results[r].size() && d < out.size(); ++d)
+          if (rule->results[r][d] == factors && out[d] == in[e]) carried[e] = true;
+      }
+    }
+    out.push_back(std::move(carried));
+  }
+  return out;
+}
+
 namespace {
 
 int64_t intAttrOr(const Module &m, OpId op, std::string_view name, int64_t dflt) {

@@ -28,6 +28,14 @@ namespace autopart {
 std::vector<int64_t> passThroughShape(const Module &m, OpId op, uint32_t r,
                                       const std::vector<std::vector<int64_t>> &operandShapes);
 
+// Per operand of `op`, per dimension: whether the op can carry that
+// dimension grown, because its rule passes it through to a result dimension
+// of the same original size or sums over it (a reduction factor, whose
+// padding the caller fills with the identity). A dimension it cannot carry
+// (concatenated, gathered from, merged by a reshape) must be back at its
+// original size before the op. Nullopt for ops without a rule.
+std::optional<std::vector<std::vector<bool>>> carriedOperandDims(const Module &m, OpId op);
+
 // The result shape of stablehlo.convolution `op` for operands of shapes
 // `lhs` and `rhs` under the op's own window and dimension numbers; nullopt
 // when those shapes do not form a valid convolution.

@@ -278,7 +278,7 @@ OpId Padder::rewrite(OpId op) {
   for (ValueId v : m_.operands(op)) operands.push_back(adapt(v));
   OpId n = rewriteGeneric(op, operands);
   if (name == "stablehlo.while") growLoopArgs(n);
-  if (name == "stablehlo.reshape" && m_.types.numElements(m_.type(operands[0])) !=
+  if (name == "stablehlo.reshape" && m_.types.numElements(m_.type(m_.operand(n, 0))) !=
                                          m_.types.numElements(m_.type(m_.result(n)))) {
     diags_.error(m_, op, "'stablehlo.reshape' op participating reshape dimensions are not divisible. Reshape "
                          "sharding should have been resolved by resolve-permutation-factors.");
@@ -333,9 +333,26 @@ void Padder::rewriteCarriedReturn(OpId op) {
   }
 }
 
-// Each result grows to the larger of its divisible type and what its grown
-// operands make it (the rule's pass-through dimensions).
-OpId Padder::rewriteGeneric(OpId op, const std::vector<ValueId> &operands) {
+// Operand dimensions the op cannot carry grown come back to their original
+// size first (a slice); each result grows to the larger of its divisible type
+// and what its grown operands make it (the rule's pass-through dimensions).
+OpId Padder::rewriteGeneric(OpId op, const std::vector<ValueId> &given) {
+  std::vector<ValueId> operands = given;
+  if (std::optional<std::vector<std::vector<bool>>> carried = carriedOperandDims(m_, op))
+    for (size_t i = 0; i < carried->size() && i < operands.size(); ++i) {
+      if (!m_.types.isTensor(m_.type(operands[i]))) continue;
+      std::vector<int64_t> want = shape(operands[i]);
+      const std::vector<int64_t> &orig = m_.types.shape(origType(m_.operand(op, uint32_t(i))));
+      bool trimmed = false;
+      for (size_t d = 0; d < want.size() && d < (*carried)[i].size() && d < orig.size(); ++d)
+        if (!(*carried)[i][d] && want[d] > orig[d]) {
+          want[d] = orig[d];
+          trimmed = true;
+        }
+      if (trimmed)
+        operands[i] = b_.sliceTo(operands[i], m_.types.tensor(want, m_.types.elementType(m_.type(operands[i]))),
+                                 valueSharding(m_, operands[i]));
+    }
   std::vector<std::vector<int64_t>> operandShapes;
   for (ValueId v : operands) operandShapes.push_back(m_.types.isTensor(m_.type(v)) ? shape(v) : std::vector<int64_t>{});
   bool sameShape = isSameShapeCollective(m_.opName(op)) || m_.isa(op, "sdy.all_gather");

@@ -79,7 +79,7 @@ private:
   void growLoopArgs(OpId loop);
   bool isCarriedReturn(OpId op) const;
   void rewriteCarriedReturn(OpId op);
-  OpId rewriteGeneric(OpId op, const std::vector<ValueId> &operands);
+  OpId rewriteGeneric(OpId op, const std::vector<ValueId> &given);
 
   // --- Ops with their own rule (PadderOps.cpp) ----------------------------------
   OpId rewriteConstant(OpId op);

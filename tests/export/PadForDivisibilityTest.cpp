@@ -138,13 +138,15 @@ func.func @f(%a: tensor<1x7x3xf32>, %k: tensor<3x3x2xf32>) -> tensor<1x3x2xf32> 
 // Garbage in the padded rows reaches the dot_general's contracting dimension
 // through an exponential, a max-reduce over a padded dimension, a pad with
 // interior padding, a pad whose high edge the grown input overlaps, a
-// convolution over a padded window dimension and a loop carrying a grown
-// value: each is only right if the pass masks, trims or grows what it must.
+// convolution over a padded window dimension, a loop carrying a grown value,
+// a concatenation and a reshape of a grown dimension: each is only right if
+// the pass masks, trims or grows what it must.
 const char *kSemanticsProgram = R"(
 sdy.mesh @mesh = <["x"=4]>
 func.func @main(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
                 %b: tensor<8x8xf32>, %k: tensor<3x8x4xf32>)
-    -> (tensor<8x8xf32>, tensor<8xf32>, tensor<12x8xf32>, tensor<1x4x4xf32>, tensor<8x8xf32>, tensor<6x8xf32>) {
+    -> (tensor<8x8xf32>, tensor<8xf32>, tensor<12x8xf32>, tensor<1x4x4xf32>, tensor<8x8xf32>, tensor<6x8xf32>,
+        tensor<12x8xf32>, tensor<48xf32>) {
   %0 = stablehlo.slice %a [0:6, 0:8] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<8x8xf32>) -> tensor<6x8xf32>
   %1 = stablehlo.exponential %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<6x8xf32>
   %2 = stablehlo.slice %b [0:6, 0:8] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<8x8xf32>) -> tensor<6x8xf32>
@@ -170,7 +172,10 @@ func.func @main(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"},
       %twice = stablehlo.add %it, %it {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<6x8xf32>
       stablehlo.return %twice, %next : tensor<6x8xf32>, tensor<i32>
     }
-  return %3, %5, %6, %8, %9, %10#0 : tensor<8x8xf32>, tensor<8xf32>, tensor<12x8xf32>, tensor<1x4x4xf32>, tensor<8x8xf32>, tensor<6x8xf32>
+  %11 = stablehlo.concatenate %1, %1, dim = 0 : (tensor<6x8xf32>, tensor<6x8xf32>) -> tensor<12x8xf32>
+  %12 = stablehlo.reshape %1 : (tensor<6x8xf32>) -> tensor<48xf32>
+  return %3, %5, %6, %8, %9, %10#0, %11, %12 : tensor<8x8xf32>, tensor<8xf32>, tensor<12x8xf32>, tensor<1x4x4xf32>,
+      tensor<8x8xf32>, tensor<6x8xf32>, tensor<12x8xf32>, tensor<48xf32>
 }
 )";
 
@@ -196,7 +201,7 @@ TEST(PadForDivisibility, PaddedProgramComputesWhatTheOriginalDid) {
   EXPECT_FALSE(opsNamed(*padded, "stablehlo.select").empty());
 
   std::vector<exec::TensorPtr> want = runMain(*original), got = runMain(*padded);
-  ASSERT_EQ(want.size(), 6u);
+  ASSERT_EQ(want.size(), 8u);
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i) {
     ASSERT_EQ(got[i]->shape, want[i]->shape) << "result " << i;

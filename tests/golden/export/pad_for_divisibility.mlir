@@ -248,3 +248,19 @@ func.func @loop_carries_grown_values(%arg0: tensor<6x4xf32>) -> tensor<6x4xf32> 
   %2 = sdy.all_gather [{"x"}, {}] %1#0 out_sharding=<@mesh, [{}, {}]> : tensor<6x4xf32>
   return %2 : tensor<6x4xf32>
 }
+
+// A grown dimension an op cannot carry comes back to its original size
+// first: the concatenated dimension (the padding would land between the
+// pieces) and a reshape's merged dimensions (as in the sharding rule).
+// CHECK-LABEL: func.func @uncarried_dims_trimmed_before_op
+// CHECK:         %[[AS:.*]] = sdy.all_slice [{"x"}, {}] %{{.*}} : tensor<8x4xf32>
+// CHECK-NEXT:    %[[BACK:.*]] = stablehlo.slice %[[AS]] [0:6, 0:4] {{.*}} : (tensor<8x4xf32>) -> tensor<6x4xf32>
+// CHECK-NEXT:    %[[CAT:.*]] = stablehlo.concatenate %[[BACK]], %arg1, dim = 0 : (tensor<6x4xf32>, tensor<2x4xf32>) -> tensor<8x4xf32>
+// CHECK:         %[[BACK2:.*]] = stablehlo.slice %[[AS]] [0:6, 0:4]
+// CHECK-NEXT:    stablehlo.reshape %[[BACK2]] : (tensor<6x4xf32>) -> tensor<24xf32>
+func.func @uncarried_dims_trimmed_before_op(%arg0: tensor<6x4xf32>, %arg1: tensor<2x4xf32>) -> (tensor<8x4xf32>, tensor<24xf32>) {
+  %0 = sdy.all_slice [{"x"}, {}] %arg0 out_sharding=<@mesh, [{"x"}, {}]> : tensor<6x4xf32>
+  %1 = stablehlo.concatenate %0, %arg1, dim = 0 : (tensor<6x4xf32>, tensor<2x4xf32>) -> tensor<8x4xf32>
+  %2 = stablehlo.reshape %0 : (tensor<6x4xf32>) -> tensor<24xf32>
+  return %1, %2 : tensor<8x4xf32>, tensor<24xf32>
+}

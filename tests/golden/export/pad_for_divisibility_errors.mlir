@@ -50,13 +50,13 @@ func.func @reduce_without_identity(%arg0: tensor<4x6xf32>) -> tensor<4xf32> {
 
 sdy.mesh @mesh = <["x"=4]>
 
-// A reshape whose grown operand no longer holds as many elements as its
-// result: the split dimension does not survive the reshape evenly.
-func.func @reshape_not_divisible(%arg0: tensor<6x4xf32>) -> tensor<24xf32> {
-  %0 = sdy.all_slice [{"x"}, {}] %arg0 out_sharding=<@mesh, [{"x"}, {}]> : tensor<6x4xf32>
+// A reshape whose result must grow along a dimension its operand does not
+// pass through: no padded operand holds as many elements as that result.
+func.func @reshape_not_divisible(%arg0: tensor<6x4xf32>) -> tensor<4x6xf32> {
   // expected-error @+1 {{participating reshape dimensions are not divisible}}
-  %1 = stablehlo.reshape %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>]>} : (tensor<6x4xf32>) -> tensor<24xf32>
-  return %1 : tensor<24xf32>
+  %0 = stablehlo.reshape %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"x"}]>]>} : (tensor<6x4xf32>) -> tensor<4x6xf32>
+  %1 = sdy.all_gather [{}, {"x"}] %0 out_sharding=<@mesh, [{}, {}]> : tensor<4x6xf32>
+  return %1 : tensor<4x6xf32>
 }
 
 // -----
