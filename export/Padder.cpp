@@ -244,8 +244,9 @@ OpId Padder::replaceOp(OpId op, const std::vector<ValueId> &operands, const std:
 
 // Makes `res` (a result standing for original `orig`) `target`-sized along
 // `dims` with a slice after the op; other dimensions keep their size.
-void Padder::trim(ValueId orig, ValueId res, const std::vector<int64_t> &target, const std::vector<int64_t> &dims,
-          const TensorSharding *sharding, std::optional<PaddingKind> kind) {
+void Padder::trim(ValueId orig, ValueId res, const std::vector<int64_t> &target,
+                  const std::vector<int64_t> &dims, const TensorSharding *sharding,
+                  std::optional<PaddingKind> kind) {
   std::vector<int64_t> limits = shape(res);
   bool changed = false;
   for (int64_t d : dims)
