@@ -1,5 +1,7 @@
 #include "export/SingleDeviceReshards.h"
 
+#include <algorithm>
+
 namespace autopart {
 
 namespace {
@@ -24,7 +26,7 @@ bool isMaximal(const ShardingMap &map, const TensorSharding *s) {
 
 }  // namespace
 
-bool insertSingleDeviceReshards(Module &m, ShardingMap &map, TargetResharder &resharder, OpId func, OpId op) {
+bool insertSingleDeviceReshards(Module &m, ShardingMap &map, const ReshardBuilder &reshard, OpId func, OpId op) {
   std::optional<TensorSharding> device;
   for (uint32_t r = 0; r < m.numResults(op) && !device; ++r)
     if (const TensorSharding *s = map.get(m.result(op, r)); isMaximal(map, s)) device = *s;
@@ -35,7 +37,7 @@ bool insertSingleDeviceReshards(Module &m, ShardingMap &map, TargetResharder &re
     return TensorSharding::closed(global, size_t(std::max<int64_t>(0, m.types.rank(m.type(v)))));
   };
 
-  InsertPoint before = resharder.before(op);
+  BlockId block = m.ops[op].parent;
   for (uint32_t i = 0; i < m.numOperands(op); ++i) {
     ValueId v = m.operand(op, i);
     if (!m.types.isTensor(m.type(v))) continue;
@@ -44,8 +46,8 @@ bool insertSingleDeviceReshards(Module &m, ShardingMap &map, TargetResharder &re
     ValueId now = v;
     // Off any other mesh or device, or sharded: replicated on the global mesh first.
     if (s && !(s->meshName == global && s->isFullyReplicated()))
-      now = resharder.emit("sdy.reshard", now, replicated(v), "sharding", {}, before, op);
-    now = resharder.emit("sdy.reshard", now, *device, "sharding", {}, before, op);
+      now = reshard(now, replicated(v), block, op, op);
+    now = reshard(now, *device, block, op, op);
     m.setOperand(op, i, now);
   }
 
@@ -62,17 +64,18 @@ bool insertSingleDeviceReshards(Module &m, ShardingMap &map, TargetResharder &re
   m.setAttr(op, "sdy.sharding", m.attrs.shardingPerValue(computed));
 
   // Results are handed back in order, right after the op.
-  OpId next = resharder.afterValue(m.result(op, 0)).before;
-  InsertPoint after{m.ops[op].parent, next};
+  const std::vector<OpId> &ops = m.blocks[block].ops;
+  auto it = std::find(ops.begin(), ops.end(), op);
+  OpId next = it == ops.end() || it + 1 == ops.end() ? kNone : *(it + 1);
   for (uint32_t r = 0; r < m.numResults(op); ++r) {
     ValueId v = m.result(op, r);
     if (!m.types.isTensor(m.type(v))) continue;
     std::optional<TensorSharding> annotated = annotations[r];
     if (annotated && isMaximal(map, &*annotated)) annotated.reset();
     map.set(v, *device);
-    ValueId back = resharder.emit("sdy.reshard", v, replicated(v), "sharding", {}, after, op);
+    ValueId back = reshard(v, replicated(v), block, next, op);
     if (annotated && !(annotated->meshName == global && annotated->isFullyReplicated()))
-      back = resharder.emit("sdy.reshard", back, *annotated, "sharding", {}, after, op);
+      back = reshard(back, *annotated, block, next, op);
     // Every reader but the first hand-back reads the handed-back value.
     OpId first = m.definingOp(back);
     while (m.operand(first, 0) != v) first = m.definingOp(m.operand(first, 0));

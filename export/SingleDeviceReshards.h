@@ -17,12 +17,21 @@
 // replicated first, then resharded to its annotation.
 #pragma once
 
-#include "export/ReshardToTarget.h"
+#include <functional>
+
+#include "ir/Module.h"
+#include "sim/ShardingMap.h"
 
 namespace autopart {
 
+// Places an `sdy.reshard` of `v` to `target` in `block` before `before`
+// (kNone: at the block's end), located at `near`, records its sharding and
+// returns its result (the explicit-reshard driver's own reshard builder).
+using ReshardBuilder =
+    std::function<ValueId(ValueId v, const TensorSharding &target, BlockId block, OpId before, OpId near)>;
+
 // Whether `op` runs on one device (then its reshards were inserted); uses of
 // its results within `func` read the handed-back values.
-bool insertSingleDeviceReshards(Module &m, ShardingMap &map, TargetResharder &resharder, OpId func, OpId op);
+bool insertSingleDeviceReshards(Module &m, ShardingMap &map, const ReshardBuilder &reshard, OpId func, OpId op);
 
 }  // namespace autopart

@@ -135,7 +135,7 @@ AxisList axisSetDiff(const AxisList &a, const AxisList &b, const Mesh &mesh) {
   return out;
 }
 
-AxisList axisSetSubtract(const AxisList &a, const AxisList &b, const Mesh &mesh) {
+AxisList subtractAxes(const AxisList &a, const AxisList &b, const Mesh &mesh) {
   AxisList out;
   for (const AxisRef &x : a) {
     // Pieces of x still uncovered, as [start, end) ranges of its axis.
@@ -156,7 +156,6 @@ AxisList axisSetSubtract(const AxisList &a, const AxisList &b, const Mesh &mesh)
     }
     for (auto [s, e] : pieces) out.push_back(makeAxis(x.name, s, e / s, mesh));
   }
-  sortAndMerge(out, mesh);
   return out;
 }
 

@@ -105,7 +105,7 @@ OpReshardPlan planOp(const Module &m, OpId op, const OpShardingRule &rule, const
   for (int32_t f : rule.reductionFactors)
     reduction.insert(reduction.end(), plan.factorAxes[size_t(f)].begin(), plan.factorAxes[size_t(f)].end());
   const TensorSharding *firstResult = numResults ? current[numOperands] : nullptr;
-  if (firstResult) reduction = axisSetSubtract(reduction, firstResult->unreduced, mesh);
+  if (firstResult) reduction = subtractAxes(reduction, firstResult->unreduced, mesh);
   sortAndMerge(reduction, mesh);
   plan.allReduceAxes = std::move(reduction);
   return plan;

@@ -1,7 +1,7 @@
 // RUN: autopart-opt %s -sdy-insert-explicit-reshards='enable-full-version=true' | FileCheck %s
 
 // Unreduced axes, data-flow ops and meshes in -sdy-insert-explicit-reshards
-// (see export/ReshardToTarget.h and export/DataFlowReshards.h).
+// (see export/UnreducedCollectives.h and export/InsertExplicitReshards.cpp).
 
 sdy.mesh @mesh = <["a"=2, "b"=4]>
 sdy.mesh @mesh_rev = <["a"=2, "b"=4], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>
