@@ -12,10 +12,10 @@
 // PLAN:      %0 = stablehlo.add %a, %b {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"model"}, {}]>]>}
 // PLAN-NEXT: %1 = stablehlo.divide %0, %c {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"model"}, {}]>]>}
 
-// XLA:      %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"model"}, {}]>}
-// XLA:      sdy.reshard %arg0 <@mesh, [{"model"}, {}]>
-// XLA-NEXT: stablehlo.add %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"model"}, {}]>]>}
-// XLA-NEXT: stablehlo.divide %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"model"}, {}]>]>}
+// XLA:      %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<mesh<["data"=2, "model"=4]>, [{"model"}, {}]>}
+// XLA:      sdy.reshard %arg0 <mesh<["data"=2, "model"=4]>, [{"model"}, {}]>
+// XLA-NEXT: stablehlo.add %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<mesh<["data"=2, "model"=4]>, [{"model"}, {}]>]>}
+// XLA-NEXT: stablehlo.divide %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<mesh<["data"=2, "model"=4]>, [{"model"}, {}]>]>}
 
 sdy.mesh @mesh = <["data"=2, "model"=4]>
 func.func @main(%a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}p1, {"model"}p1]>}, %b: tensor<8x16xf32>, %c: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"model"}p0, {?}]>}) -> tensor<8x16xf32> {
