@@ -232,8 +232,8 @@ size_t sinkDataFlowEdges(Module &m) {
     std::vector<std::string> manual = manualAxesOf(m, op);
     // A body argument's sharding is local; the op's in_shardings are global
     // (the manual axes of the sharding it had come back in front).
-    auto toGlobal = [&](size_t i, TensorSharding local) {
-      const TensorSharding *before = listEntry(m, op, "in_shardings", i);
+    auto toGlobal = [&, computation = op](size_t i, TensorSharding local) {
+      const TensorSharding *before = listEntry(m, computation, "in_shardings", i);
       return before ? ManualAxesView::of(*before, manual).toGlobal(std::move(local)) : local;
     };
     m.setAttr(op, "in_shardings", m.attrs.shardingPerValue(completeSlots(m, slots, m.blocks[body].args, toGlobal)));
