@@ -17,19 +17,23 @@
 // `filter`: empty selects every op with a sharding; comma-separated
 // substrings select the ops whose name contains one ("dot, pad"); and
 // `selectLow=L, selectHigh=H` selects the sharded ops numbered L..H (in
-// program order, counting from 0); both kinds combine.
+// program order, counting from 0, ops inside manual computations not
+// counted: their shardings are local already); both kinds combine.
 //
 // What this build partitions: ops whose local form is the op itself on
 // local shapes, with no communication: elementwise ops, dot, dot_general,
 // transpose and broadcast_in_dim whose factors are sharded alike on every
 // tensor that has them (reduction factors unsharded); splat constants; and
 // an `sdy.reshard` that drops the trailing axes of one dimension (one
-// all-gather). Any other selected op stays global (XLA partitions it, as it
-// does every op this pass does not select); Shardy's standalone partitioner pipeline
-// (permutation factors, general reshards to collectives, halo exchange) is
-// not part of this build, so `enable-halo-exchange` is rejected.
+// all-gather). Any other selected op stays global (XLA partitions it, as
+// it does every op this pass does not select). Shardy's standalone
+// partitioner pipeline (permutation factors, general reshards to
+// collectives, halo exchange) is not part of this build, so its options
+// (`enable-halo-exchange`, `replica-count`, `partition-count`) are accepted
+// at their defaults only.
 #include <algorithm>
-#include <span>
+#include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -362,6 +366,14 @@ private:
   }
 };
 
+// Inside a manual computation shardings are already local to its manual
+// axes; such ops are left as they are.
+bool insideManualComputation(const Module &m, OpId op) {
+  for (OpId p = m.parentOp(op); p != kNone; p = m.parentOp(p))
+    if (m.isa(p, "sdy.manual_computation")) return true;
+  return false;
+}
+
 bool run(Module &m, const PassOptions &o, Diagnostics &diags) {
   std::optional<Filter> filter = parseFilter(o, diags);
   if (!filter) return false;
@@ -370,7 +382,8 @@ bool run(Module &m, const PassOptions &o, Diagnostics &diags) {
   for (OpId func : m.functions()) {
     std::vector<OpId> candidates;
     m.walk(func, [&](OpId op) {
-      if (m.attr(op, "sdy.sharding") != kNoAttr || m.isa(op, "sdy.reshard")) candidates.push_back(op);
+      if ((m.attr(op, "sdy.sharding") != kNoAttr || m.isa(op, "sdy.reshard")) && !insideManualComputation(m, op))
+        candidates.push_back(op);
     });
     for (size_t i = 0; i < candidates.size(); ++i)
       if (filter->selects(m.opName(candidates[i]), int64_t(i))) p.partition(candidates[i]);

@@ -75,3 +75,17 @@ func.func @no_local_form(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %2 = stablehlo.add %0, %1 : tensor<4x4xf32>
   return %2 : tensor<4x4xf32>
 }
+
+// Inside a manual computation the shardings are local to its manual axes
+// already: its ops are neither partitioned nor counted.
+// CHECK-LABEL: func.func @inside_manual_computation(
+// CHECK-NEXT:    sdy.manual_computation(%arg0)
+// CHECK-NEXT:      stablehlo.negate %{{.*}} {sdy.sharding
+// CHECK-NOT:     sdy.manual_computation
+func.func @inside_manual_computation(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x8xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{"x"}, {}]>] manual_axes={"x"} (%arg1: tensor<4x8xf32>) {
+    %1 = stablehlo.negate %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>} : tensor<4x8xf32>
+    sdy.return %1 : tensor<4x8xf32>
+  } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
