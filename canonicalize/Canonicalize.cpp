@@ -57,21 +57,40 @@ std::vector<OpId> postOrder(const Module &m) {
   return out;
 }
 
-void visit(Rewriter &rw, OpId op) {
+using PatternSet = std::set<std::string, std::less<>>;
+
+bool isEnabled(const Pattern &p, const PatternSet *enabled) {
+  return !enabled || enabled->count(p.name) || (!p.label.empty() && enabled->count(p.label));
+}
+
+void visit(Rewriter &rw, OpId op, const PatternSet *enabled) {
   if (isTriviallyDead(rw, op)) {
     rw.eraseOp(op);
     return;
   }
   for (const Pattern &p : patternsFor(rw.m.opName(op)))
-    if (p.fn(rw, op)) return;
+    if (isEnabled(p, enabled) && p.fn(rw, op)) return;
+}
+
+bool run(Module &m, const PatternSet *enabled) {
+  Rewriter rw(m);
+  for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
+    rw.clearChanged();
+    // Seeded in post-order and popped from the back: the last op of a block
+    // is visited first, as in MLIR's default bottom-up traversal.
+    for (OpId op : postOrder(m)) rw.enqueue(op);
+    while (std::optional<OpId> op = rw.pop()) visit(rw, *op, enabled);
+    if (!rw.changed()) break;
+  }
+  return true;
 }
 
 }  // namespace
 
 PatternRegistration::PatternRegistration(std::string_view opName, std::string_view name, PatternFn fn,
-                                         int benefit) {
+                                         int benefit, std::string_view label) {
   PatternTable &t = table();
-  t.byOp[std::string(opName)].push_back(Pattern{opName, name, benefit, fn});
+  t.byOp[std::string(opName)].push_back(Pattern{opName, name, benefit, fn, label});
   t.sorted = false;
 }
 
@@ -91,24 +110,33 @@ const std::vector<Pattern> &patternsFor(std::string_view opName) {
 
 bool canonicalizeModule(Module &m, Diagnostics &diags) {
   (void)diags;
-  Rewriter rw(m);
-  for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
-    rw.clearChanged();
-    // Seeded in post-order and popped from the back: the last op of a block
-    // is visited first, as in MLIR's default bottom-up traversal.
-    for (OpId op : postOrder(m)) rw.enqueue(op);
-    while (std::optional<OpId> op = rw.pop()) visit(rw, *op);
-    if (!rw.changed()) break;
-  }
-  return true;
+  return run(m, nullptr);
+}
+
+bool canonicalizeModule(Module &m, Diagnostics &diags, const std::set<std::string, std::less<>> &enabled) {
+  (void)diags;
+  return run(m, &enabled);
 }
 
 namespace {
 
 PassRegistration canonicalizeReg("canonicalize",
                                  "Apply Shardy's canonicalization patterns and erase dead side-effect-free ops",
-                                 [](Module &m, const PassOptions &, Diagnostics &diags) {
-                                   return canonicalizeModule(m, diags);
+                                 [](Module &m, const PassOptions &o, Diagnostics &diags) {
+                                   auto it = o.values.find("enable-patterns");
+                                   if (it == o.values.end()) return canonicalizeModule(m, diags);
+                                   // A comma-separated list of pattern names or labels.
+                                   std::set<std::string, std::less<>> enabled;
+                                   std::string item;
+                                   for (char c : it->second + ",") {
+                                     if (c != ',') {
+                                       item += c;
+                                     } else if (!item.empty()) {
+                                       enabled.insert(item);
+                                       item.clear();
+                                     }
+                                   }
+                                   return canonicalizeModule(m, diags, enabled);
                                  });
 
 }  // namespace

@@ -14,6 +14,8 @@
 // whatever a rewrite touched), so the output matches `sdy_opt -canonicalize`.
 #pragma once
 
+#include <set>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -34,10 +36,17 @@ struct Pattern {
   // name, so the order does not depend on static initialization.
   int benefit;
   PatternFn fn;
+  // Shardy's debug label (kReshardLabel / kCollectiveLabel), empty if none:
+  // its export pipeline canonicalizes with only the patterns of one label.
+  std::string_view label = {};
 };
 
+inline constexpr std::string_view kReshardLabel = "sdy-reshard";
+inline constexpr std::string_view kCollectiveLabel = "sdy-collective";
+
 struct PatternRegistration {
-  PatternRegistration(std::string_view opName, std::string_view name, PatternFn fn, int benefit = 1);
+  PatternRegistration(std::string_view opName, std::string_view name, PatternFn fn, int benefit = 1,
+                      std::string_view label = {});
 };
 
 // The patterns registered for `opName`, in the order they are tried.
@@ -47,5 +56,9 @@ const std::vector<Pattern> &patternsFor(std::string_view opName);
 // error (none today); not converging within the iteration limit is not one,
 // as in MLIR.
 bool canonicalizeModule(Module &m, Diagnostics &diags);
+// Same with only the patterns named or labelled in `enabled` (MLIR's
+// `-canonicalize='enable-patterns=...'`); erasing dead ops is not a pattern
+// and always runs.
+bool canonicalizeModule(Module &m, Diagnostics &diags, const std::set<std::string, std::less<>> &enabled);
 
 }  // namespace autopart::canonicalize

@@ -256,20 +256,24 @@ bool fuseAllToAll(Rewriter &rw, OpId op) {
   return true;
 }
 
-PatternRegistration allGatherNoop("sdy.all_gather", "all-gather-noop", foldEmptyPerDim<kGatheringAxes>);
-PatternRegistration allSliceNoop("sdy.all_slice", "all-slice-noop", foldEmptyPerDim<kSlicingAxes>);
+PatternRegistration allGatherNoop("sdy.all_gather", "all-gather-noop",
+                                  foldEmptyPerDim<kGatheringAxes>, 1, kCollectiveLabel);
+PatternRegistration allSliceNoop("sdy.all_slice", "all-slice-noop", foldEmptyPerDim<kSlicingAxes>, 1, kCollectiveLabel);
 PatternRegistration reduceScatterNoop("sdy.reduce_scatter", "reduce-scatter-noop",
-                                      foldEmptyPerDim<kReduceScatterAxes>);
-PatternRegistration allReduceNoop("sdy.all_reduce", "all-reduce-noop", foldEmptyAllReduce);
-PatternRegistration permuteNoop("sdy.collective_permute", "collective-permute-noop", foldNoopCollectivePermute);
-PatternRegistration sliceOfGather("sdy.all_slice", "all-slice-of-all-gather", foldAllSliceOfAllGather, 2);
+                                      foldEmptyPerDim<kReduceScatterAxes>, 1, kCollectiveLabel);
+PatternRegistration allReduceNoop("sdy.all_reduce", "all-reduce-noop", foldEmptyAllReduce, 1, kCollectiveLabel);
+PatternRegistration permuteNoop("sdy.collective_permute", "collective-permute-noop",
+                                foldNoopCollectivePermute, 1, kCollectiveLabel);
+PatternRegistration sliceOfGather("sdy.all_slice", "all-slice-of-all-gather",
+                                  foldAllSliceOfAllGather, 2, kCollectiveLabel);
 PatternRegistration reduceOfR2u("sdy.all_reduce", "all-reduce-of-replicated-to-unreduced",
-                                foldAllReduceOfReplicatedToUnreduced, 2);
+                                foldAllReduceOfReplicatedToUnreduced, 2, kCollectiveLabel);
 PatternRegistration reduceOfS2u("sdy.all_reduce", "all-reduce-of-sharded-to-unreduced",
-                                allReduceOfShardedToUnreducedToAllGather);
-PatternRegistration reduceScatterFusion("sdy.all_slice", "reduce-scatter-fusion", fuseReduceScatter);
-PatternRegistration allToAllNoUse("sdy.all_to_all", "all-to-all-no-use", eraseUnusedAllToAll);
-PatternRegistration allToAllFusion("sdy.all_to_all", "all-to-all-fusion", fuseAllToAll, 2);
+                                allReduceOfShardedToUnreducedToAllGather, 1, kCollectiveLabel);
+PatternRegistration reduceScatterFusion("sdy.all_slice", "reduce-scatter-fusion",
+                                        fuseReduceScatter, 1, kCollectiveLabel);
+PatternRegistration allToAllNoUse("sdy.all_to_all", "all-to-all-no-use", eraseUnusedAllToAll, 1, kCollectiveLabel);
+PatternRegistration allToAllFusion("sdy.all_to_all", "all-to-all-fusion", fuseAllToAll, 2, kCollectiveLabel);
 
 }  // namespace
 

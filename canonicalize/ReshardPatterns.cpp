@@ -185,7 +185,7 @@ bool reuseEquivalentReshard(Rewriter &rw, OpId op) {
   return true;
 }
 
-PatternRegistration reshardOfReshard("sdy.reshard", "reshard-of-reshard", mergeReshardOfReshard, 2);
+PatternRegistration reshardOfReshard("sdy.reshard", "reshard-of-reshard", mergeReshardOfReshard, 2, kReshardLabel);
 PatternRegistration reshardCse("sdy.reshard", "reshard-cse", reuseEquivalentReshard);
 
 }  // namespace

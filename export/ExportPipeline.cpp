@@ -17,7 +17,9 @@
 //                                        (enable-full-version =
 //                                        enable-insert-explicit-collectives, and
 //                                        avoid-reshards-on-named-computations)
-//   -sdy-reshard-to-collectives         if enable-insert-explicit-collectives
+//   -canonicalize (reshard patterns)    } if enable-insert-explicit-collectives
+//   -sdy-reshard-to-collectives         }
+//   -canonicalize (collective patterns)
 //   -sdy-remove-all-gather-reduce-scatter-for-cmv1   and remove-all-gather-...
 //   -sdy-remove-propagation-debug-info  if dump-sharding-origins / dump-propagation-edges
 //   -sdy-drop-sharding-rules            unless keep-sharding-rules
@@ -39,9 +41,9 @@
 //   func.func @main(%arg0: tensor<2x4xf32> {sdy.sharding = <mesh<["a"=4, "b"=4, "c"=4]>, [{}, {"b"}]>})
 //   ("a"=4 does not divide 2, so dimension 0 keeps no axis; the sharding is closed)
 //
-// A step this build lacks (-sdy-reshard-to-collectives) is an error naming
-// it, never skipped. `dump-directory` (Shardy's module dumps between steps) is
-// not supported and is rejected.
+// A step this build lacks is an error naming it, never skipped.
+// `dump-directory` (Shardy's module dumps between steps) is not supported and
+// is rejected.
 #include <initializer_list>
 #include <set>
 #include <string>
@@ -123,7 +125,16 @@ bool run(Module &m, const PassOptions &o, Diagnostics &diags) {
         with({{"enable-full-version", collectives},
               {"avoid-reshards-on-named-computations", o.getBool("avoid-reshards-on-named-computations", false)}});
     if (!step("sdy-insert-explicit-reshards", reshards)) return false;
-    if (collectives && !step("sdy-reshard-to-collectives", none)) return false;
+    // Shardy canonicalizes with one pattern label at a time: reshards before
+    // the conversion (a reshard of a reshard becomes one), then collectives
+    // (an all-slice after an all-reduce becomes a reduce-scatter, all-to-alls
+    // fuse, no-op collectives go).
+    PassOptions reshardPatterns, collectivePatterns;
+    reshardPatterns.values["enable-patterns"] = "sdy-reshard";
+    collectivePatterns.values["enable-patterns"] = "sdy-collective";
+    if (collectives && (!step("canonicalize", reshardPatterns) || !step("sdy-reshard-to-collectives", none)))
+      return false;
+    if (!step("canonicalize", collectivePatterns)) return false;
     if (collectives && o.getBool("remove-all-gather-reduce-scatter-for-cmv1", false) &&
         !step("sdy-remove-all-gather-reduce-scatter-for-cmv1", none))
       return false;

@@ -49,9 +49,11 @@ private:
     return m_.result(r);
   }
 
-  // Inserts `newOp` right after `op` and makes every other use of `v` read it.
-  void insertAfterAndReplace(OpId func, OpId op, OpId created, ValueId v) {
-    m_.insertOp(m_.ops[op].parent, created, nextInBlock(m_, op));
+  // Inserts `created` right after `after` and makes every other use of `v`
+  // read it. Ops made for several results follow each other in result order
+  // (Shardy builds them all at one insertion point).
+  void insertAfterAndReplace(OpId func, OpId after, OpId created, ValueId v) {
+    m_.insertOp(m_.ops[after].parent, created, nextInBlock(m_, after));
     m_.replaceAllUsesWith(v, m_.result(created), func);
     m_.setOperand(created, 0, v);
   }
@@ -79,16 +81,25 @@ private:
     for (const auto &s : plan.resultShardings) anyResultChanged |= s.has_value();
     if (anyResultChanged) {
       std::vector<TensorSharding> now;
+      OpId after = op;
+      // As in Shardy, giving one result of an op without shardings its
+      // sharding gives every other result an open replicated one: later
+      // results without a sharding are resharded back to that.
+      bool setEarlier = false;
       for (uint32_t r = 0; r < numResults; ++r) {
         ValueId v = m_.result(op, r);
-        TensorSharding annotated = orClosed(v);
+        const TensorSharding *own = map_.get(v);
+        size_t rank = size_t(std::max<int64_t>(0, m_.types.rank(m_.type(v))));
+        TensorSharding annotated = own || !setEarlier ? orClosed(v) : TensorSharding::open(plan.meshName, rank);
         if (!plan.resultShardings[r]) {
-          now.push_back(annotated);
+          now.push_back(own ? *own : TensorSharding::open(plan.meshName, rank));
           continue;
         }
+        setEarlier = true;
         now.push_back(*plan.resultShardings[r]);
         OpId back = newOp("sdy.reshard", v, op, {{m_.names.get("sharding"), m_.attrs.sharding(annotated)}});
-        insertAfterAndReplace(func, op, back, v);
+        insertAfterAndReplace(func, after, back, v);
+        after = back;
         map_.set(m_.result(back), annotated);
       }
       setResultShardings(op, now);
@@ -97,13 +108,15 @@ private:
 
     if (plan.allReduceAxes.empty()) return;
     std::string axes = axisListStr(plan.allReduceAxes);
+    OpId after = op;
     for (uint32_t r = 0; r < numResults; ++r) {
       ValueId v = m_.result(op, r);
       TensorSharding s = orClosed(v);
       OpId ar = newOp("sdy.all_reduce", v, op,
                       {{m_.names.get("out_sharding"), m_.attrs.sharding(s)},
                        {m_.names.get("reduction_axes"), m_.attrs.opaque(axes)}});
-      insertAfterAndReplace(func, op, ar, v);
+      insertAfterAndReplace(func, after, ar, v);
+      after = ar;
       map_.set(m_.result(ar), s);
     }
   }

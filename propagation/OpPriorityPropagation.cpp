@@ -1,5 +1,6 @@
 #include "propagation/OpPriorityPropagation.h"
 
+#include <cstdint>
 #include <string_view>
 
 #include "ir/Pass.h"
@@ -21,6 +22,15 @@ bool isElementwise(const OpShardingRule &rule) {
   return true;
 }
 
+// Host-offload annotations move a tensor between memories unchanged.
+bool isOffloadCall(const Module &m, OpId op) {
+  if (m.opName(op) != "stablehlo.custom_call") return false;
+  AttrId target = m.attr(op, "call_target_name");
+  if (target == kNoAttr) return false;
+  std::string_view t = m.attrs.stringValue(target);
+  return t == "MoveToDevice" || t == "MoveToHost";
+}
+
 }  // namespace
 
 void OpPriorityPropagation::propagate() {
@@ -28,29 +38,52 @@ void OpPriorityPropagation::propagate() {
     BasicPropagation::propagate();
     return;
   }
+  // User priorities run the levels once per round; uses do not change.
+  if (sharedOperand_.empty()) findSharedOperands();
   for (level_ = 0; level_ < kNumLevels; ++level_) fixpoint();
   level_ = -1;
 }
 
-// Shardy's op-priority schedule: level 0 only elementwise ops, reshapes,
-// transposes and edges (dynamic slices forward only); level 1 adds every
-// pass-through factor (broadcasts backward only); level 2 everything.
+void OpPriorityPropagation::findSharedOperands() {
+  const Module &m = module();
+  std::vector<uint32_t> uses(m.values.size(), 0);
+  m.walk(m.top, [&](OpId op) {
+    for (ValueId v : m.operands(op)) ++uses[v];
+  });
+  sharedOperand_.assign(m.ops.size(), false);
+  m.walk(m.top, [&](OpId op) {
+    for (ValueId v : m.operands(op))
+      // A scalar cannot be sharded, so its other users cannot disagree.
+      if (uses[v] > 1 && m.types.rank(m.type(v)) > 0) {
+        sharedOperand_[op] = true;
+        return;
+      }
+  });
+}
+
+// Shardy's op-priority schedule, levels 0-4 as listed in the header.
 PropagationDirection OpPriorityPropagation::direction(OpId op, const OpShardingRule *rule, size_t factor) const {
   if (level_ < 0) return PropagationDirection::Both;
-  std::string_view n = module().opName(op);
-  PropagationDirection d = PropagationDirection::None;
+  const Module &m = module();
+  std::string_view n = m.opName(op);
+  bool broadcast = n == "stablehlo.broadcast_in_dim";
+  PropagationDirection passThroughOp = PropagationDirection::None;
   if (n == "sdy.data_flow_edge" || n == "sdy.func_data_flow_edge" || n == "stablehlo.reshape" ||
-      n == "stablehlo.transpose" || (rule && isElementwise(*rule)))
-    d = PropagationDirection::Both;
+      n == "stablehlo.transpose" || (rule && isElementwise(*rule)) || isOffloadCall(m, op))
+    passThroughOp = PropagationDirection::Both;
   else if (n == "stablehlo.dynamic_slice" || n == "stablehlo.dynamic_update_slice")
-    d = PropagationDirection::Forward;
-  if (level_ >= 1) {
-    PropagationDirection d1 = PropagationDirection::Both;
-    if (rule && rule->kind(int32_t(factor)) != FactorKind::PassThrough) d1 = PropagationDirection::None;
-    else if (n == "stablehlo.broadcast_in_dim") d1 = PropagationDirection::Backward;
-    d = unionOf(d, d1);
+    passThroughOp = PropagationDirection::Forward;
+  bool shared = op < sharedOperand_.size() && sharedOperand_[op];
+  PropagationDirection d = shared ? PropagationDirection::None : passThroughOp;
+  if (level_ >= 1) d = unionOf(d, passThroughOp);
+  if (level_ >= 2) {
+    PropagationDirection d2 = PropagationDirection::Both;
+    if (rule && rule->kind(int32_t(factor)) != FactorKind::PassThrough) d2 = PropagationDirection::None;
+    else if (broadcast) d2 = PropagationDirection::Backward;
+    d = unionOf(d, d2);
   }
-  if (level_ >= 2) d = PropagationDirection::Both;
+  if (level_ >= 3) d = unionOf(d, broadcast ? PropagationDirection::Backward : PropagationDirection::Both);
+  if (level_ >= 4) d = PropagationDirection::Both;
   return d;
 }
 
@@ -58,8 +91,9 @@ namespace {
 
 PassRegistration opPriorityReg(
     "sdy-op-priority-propagate",
-    "Propagate in three rounds of op priority (elementwise/reshape/transpose first, "
-    "then pass-through factors, then all), each with the aggressive strategy",
+    "Propagate in five rounds of op priority (single-use elementwise/reshape/transpose first, then any "
+    "such op, then pass-through factors, then all but broadcasts forward, then all), each with the "
+    "aggressive strategy",
     [](Module &m, const PassOptions &o, Diagnostics &d) {
       std::optional<PropagationOptions> options = propagationPassOptions(o, PropagationPass::OpPriority, d);
       return options && OpPriorityPropagation(m, *options, d).run();

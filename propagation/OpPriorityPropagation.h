@@ -1,9 +1,19 @@
-// Op-priority propagation: the basic fixpoint run three times, each time
+// Op-priority propagation: the basic fixpoint run five times, each time
 // through more of the program, so that shardings first spread along the ops
 // that cannot disagree about them (elementwise ops, reshapes, transposes,
 // data-flow edges) before the ops where factors compete (dot_general,
 // broadcast, reduce...) decide. Shardy's `-sdy-op-priority-propagate`, with
-// the aggressive factor strategy:
+// the aggressive factor strategy. The levels (each allows the union of its
+// own and the earlier levels' directions per factor, `direction`):
+//
+//   0  elementwise ops, reshapes, transposes, data-flow edges and offload
+//      custom calls (dynamic slices forward only), unless a non-scalar operand
+//      has other uses: sharding one user of a shared value would make every
+//      other user reshard it
+//   1  the same ops whatever their operands' uses
+//   2  every pass-through factor (broadcasts backward only)
+//   3  everything but a broadcast's forward direction
+//   4  everything
 //
 //   %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0]
 //   %1 = stablehlo.add %0, %arg2
@@ -13,10 +23,10 @@
 //   and leave %0 as it is. One fixpoint over everything (the aggressive
 //   pass) visits the dot first and gives %0 [{"a", ?}, {?}] instead.
 //
-// Each level allows the union of its own and the earlier levels' directions
-// per factor (`direction`); with `PropagationOptions::opPriorities` off it is
-// the basic fixpoint, once.
+// With `PropagationOptions::opPriorities` off it is the basic fixpoint, once.
 #pragma once
+
+#include <vector>
 
 #include "propagation/BasicPropagation.h"
 
@@ -31,8 +41,13 @@ protected:
   PropagationDirection direction(OpId op, const OpShardingRule *rule, size_t factor) const override;
 
 private:
-  static constexpr int kNumLevels = 3;
+  // Whether some non-scalar operand of each op has more than one use
+  // (found once, before the first level).
+  void findSharedOperands();
+
+  static constexpr int kNumLevels = 5;
   int level_ = -1;  // the level of the running fixpoint; -1: none
+  std::vector<bool> sharedOperand_;  // per OpId
 };
 
 }  // namespace autopart

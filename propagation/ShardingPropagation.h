@@ -24,7 +24,7 @@
 //                              (`-sdy-basic-propagate`)
 //   AggressivePropagation.cpp  the same with the aggressive factor strategy
 //                              (`-sdy-aggressive-propagate`)
-//   OpPriorityPropagation.h    three fixpoints by op priority
+//   OpPriorityPropagation.h    five fixpoints by op priority
 //                              (`-sdy-op-priority-propagate`)
 //   UserPriorityPropagation.h  rounds by user priority, each an op-priority
 //                              propagation (`-sdy-user-priority-propagate`)
@@ -53,9 +53,10 @@ struct PropagationOptions {
   // fixpoint; until its round a dimension is hidden (closed, empty, its axes
   // explicitly replicated). The output drops the priorities.
   bool userPriorities = false;
-  // Shardy's op priorities: each fixpoint runs three times, first through
-  // elementwise ops, reshapes and transposes only, then through every
-  // pass-through factor, then through everything.
+  // Shardy's op priorities: each fixpoint runs five times, first through
+  // elementwise ops, reshapes and transposes whose operands have no other
+  // user, then through any of them, then through every pass-through factor,
+  // then through everything but broadcasts forward, then through everything.
   bool opPriorities = false;
 };
 

@@ -79,7 +79,7 @@ AxesPerFactor commonAxesHeuristic(const std::vector<TensorFactorShardings> &tens
   std::vector<Candidate> candidates;
   for (size_t t = 0; t < tensors.size(); ++t) {
     for (size_t f = 0; f < numFactors; ++f) {
-      if (!tensors[t].has(f) || rule.kind(int32_t(f)) == FactorKind::NeedReplication) continue;
+      if (!tensors[t].has(f)) continue;
       AxisList axes = tensors[t].factors[f].axes;
       for (; !axes.empty(); axes.pop_back()) {
         auto it = std::find_if(candidates.begin(), candidates.end(), [&](const Candidate &c) {
@@ -150,6 +150,39 @@ AxesPerFactor commonAxesHeuristic(const std::vector<TensorFactorShardings> &tens
   return assigned;
 }
 
+bool inAllNonScalarTensors(const std::vector<TensorFactorShardings> &tensors,
+                           const OpShardingRule &rule, size_t f) {
+  for (size_t t = 0; t < tensors.size(); ++t)
+    if (isNonScalar(rule, t) && !tensors[t].has(f)) return false;
+  return true;
+}
+
+// The axes the heuristic gave a factor that must stay replicated go to the
+// batching factors (pass-through factors in every non-scalar tensor) instead,
+// major batching factor first, while each axis divides what is left of the
+// factor: the op then still runs on as many devices. Axes that fit nowhere
+// are dropped (the op runs replicated over them).
+void distributeToBatchingFactors(AxisList axes, const std::vector<TensorFactorShardings> &tensors,
+                                 const OpShardingRule &rule, const Mesh &mesh,
+                                 AxesPerFactor &assigned) {
+  for (size_t f = 0; f < rule.numFactors() && !axes.empty(); ++f) {
+    if (rule.kind(int32_t(f)) != FactorKind::PassThrough || !inAllNonScalarTensors(tensors, rule, f))
+      continue;
+    int64_t size = rule.factorSizes[f];
+    int64_t sharded = axesSize(assigned[f], mesh);
+    if (size == 0 || size % sharded != 0) continue;
+    int64_t capacity = size / sharded;
+    size_t used = 0;
+    for (; used < axes.size(); ++used) {
+      int64_t axisSize = axesSize({axes[used]}, mesh);
+      if (capacity % axisSize != 0) break;
+      appendOrMerge(assigned[f], axes[used], mesh);
+      capacity /= axisSize;
+    }
+    axes.erase(axes.begin(), axes.begin() + std::ptrdiff_t(used));
+  }
+}
+
 }  // namespace
 
 std::optional<AxesPerFactor> compatibleFactorShardings(
@@ -174,6 +207,11 @@ std::optional<AxesPerFactor> compatibleFactorShardings(
       }
     }
   }
+  // One axis cannot shard two factors of the iteration space, even when no
+  // single tensor holds both (reshape 1x4 [{"x"}, {}] -> 4x1 [{}, {"x"}]).
+  for (size_t f = 0; f < rule.numFactors(); ++f)
+    for (size_t g = f + 1; g < rule.numFactors(); ++g)
+      if (axisListsOverlap(common[f], common[g], mesh)) return std::nullopt;
   for (int32_t f : rule.reductionFactors)
     for (size_t t = numOperands; t < tensors.size(); ++t)
       for (size_t g = 0; g < rule.numFactors(); ++g)
@@ -194,7 +232,16 @@ AxesPerFactor findCommonAxes(const std::vector<TensorFactorShardings> &tensors,
   }
   if (nonScalar == 2 && rule.needReplicationFactors.empty() && !multiFactorDims)
     return commonAxesOnUnary(tensors, rule, tensorSizes, mesh);
-  return commonAxesHeuristic(tensors, rule, tensorSizes, mesh);
+  AxesPerFactor assigned = commonAxesHeuristic(tensors, rule, tensorSizes, mesh);
+  // A need-replication factor competes for axes like any other (so the axes
+  // it holds are not handed to other factors), then gives them away.
+  for (int32_t f : rule.needReplicationFactors) {
+    AxisList axes = std::move(assigned[size_t(f)]);
+    assigned[size_t(f)].clear();
+    if (!axes.empty() && inAllNonScalarTensors(tensors, rule, size_t(f)))
+      distributeToBatchingFactors(std::move(axes), tensors, rule, mesh, assigned);
+  }
+  return assigned;
 }
 
 }  // namespace autopart

@@ -9,6 +9,13 @@
 //   factors i (dim 0), j (dim 1): candidates (i, x) backed by a and r,
 //   (j, x) by b only -> i <- x, j <- {}; b is resharded to [{"x"}, {}].
 //
+// Factors that need replication take part in the heuristic, then hand the
+// axes they won to the batching factors that have room for them:
+//
+//   fft [{"x"}, {"y"}, {"z"}] -> [{"x"}, {"y"}, {"z"}], length = [32, 64],
+//   128x32x64 on ["x"=4, "y"=2, "z"=4]: i <- x, j <- y, k <- z; j and k must
+//   be whole, so y and z move to i: i <- x, y, z (128 / 32 = 4 left).
+//
 // An op with one non-scalar operand and one non-scalar result keeps the
 // sharding of the bigger (then more sharded) tensor and reshards the other.
 #pragma once

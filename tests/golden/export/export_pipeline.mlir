@@ -1,7 +1,7 @@
 // RUN: autopart-opt %s -sdy-export-pipeline | FileCheck %s
 // RUN: autopart-opt %s -sdy-export-pipeline='update-non-divisible-input-output-shardings=false' | FileCheck %s --check-prefix=NODIV
 // RUN: not autopart-opt %s -sdy-export-pipeline='no-such-option=true' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-// RUN: not autopart-opt %s -sdy-export-pipeline='enable-insert-explicit-collectives=true' 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: autopart-opt %s -sdy-export-pipeline='enable-insert-explicit-collectives=true' | FileCheck %s --check-prefix=COLL
 
 // Shardy's export pipeline as one flag, on what propagation across calls
 // leaves behind: func data-flow edges, a flattened copy @foo_0 of @foo that
@@ -34,8 +34,12 @@
 
 // UNKNOWN: error: sdy-export-pipeline: unknown option 'no-such-option'
 
-// The explicit-collectives steps are not built yet: an error, not a skip.
-// MISSING: error: sdy-export-pipeline: step '-sdy-reshard-to-collectives' is not part of this build
+// With explicit collectives no reshard is left: the constraint's reshard and
+// the one to main's closed result merge (the reshard canonicalization runs
+// first), and what remains becomes one all-gather of "x".
+// COLL-LABEL: func.func @main(
+// COLL:         %2 = sdy.all_gather [{"x"}, {}] %1 out_sharding=<mesh<["x"=2, "y"=4]>, [{}, {}]>
+// COLL-NOT:     sdy.reshard
 
 sdy.mesh @mesh = <["x"=2, "y"=4]>
 
