@@ -10,13 +10,26 @@
 //   %0 = stablehlo.dot %arg0, %arg1 {sdy.sharding = ...[{"x"}, {}]...}
 //   %1 = sdy.all_reduce {"y"} %0 out_sharding=<@mesh, [{"x"}, {}]>
 //
-// Registered for autopart-opt under Shardy's flag name.
+// With `enable-full-version=false` (Shardy's export pipeline without explicit
+// collectives, so what XLA runs by default) conflicts stay for the
+// partitioner: only calls (operands resharded to the callee's argument
+// shardings), a concatenate whose operands differ from its result, a dot
+// whose conflict is cheaper on its result (export/DotResultReshard.h), and
+// partial sums (unreduced axes) the reader does not keep get explicit ops:
+//
+//   %0 = call @foo(%arg0 [{"x"}]) with @foo(%a: [{"y"}])
+//   -> %r = sdy.reshard %arg0 <@mesh, [{"y"}]>   %0 = call @foo(%r)
+//
+// Registered for autopart-opt under Shardy's flag name; the option defaults
+// to the full version.
 #pragma once
 
 #include "ir/Module.h"
 
 namespace autopart {
 
-void insertExplicitReshards(Module &m);
+// `avoidReshardsOnNamedComputations`: a named computation's operands keep
+// their shardings (only what its body returns is resharded).
+void insertExplicitReshards(Module &m, bool fullVersion = true, bool avoidReshardsOnNamedComputations = false);
 
 }  // namespace autopart
