@@ -13,8 +13,7 @@
 // PLAN-NEXT: %1 = stablehlo.divide %0, %c {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"model"}, {}]>]>}
 
 // XLA:      %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<mesh<["data"=2, "model"=4]>, [{"model"}, {}]>}
-// XLA:      sdy.reshard %arg0 <mesh<["data"=2, "model"=4]>, [{"model"}, {}]>
-// XLA-NEXT: stablehlo.add %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<mesh<["data"=2, "model"=4]>, [{"model"}, {}]>]>}
+// XLA:      stablehlo.add %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<mesh<["data"=2, "model"=4]>, [{"model"}, {}]>]>}
 // XLA-NEXT: stablehlo.divide %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<mesh<["data"=2, "model"=4]>, [{"model"}, {}]>]>}
 
 sdy.mesh @mesh = <["data"=2, "model"=4]>

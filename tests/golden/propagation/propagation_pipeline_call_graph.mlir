@@ -15,7 +15,7 @@ sdy.mesh @mesh = <["a"=2, "b"=2]>
 // is erased, and so is what only it called; a public one stays (it is an
 // entry point).
 // CHECK-LABEL: func.func @erases_uncalled_private_functions(
-// CHECK-NEXT:    call @used(%arg0)
+// CHECK:         call @used(
 // CHECK:       func.func private @used(
 // CHECK:       func.func @uncalled_public(
 // CHECK-NOT:   @dead
@@ -49,8 +49,8 @@ sdy.mesh @mesh = <["a"=2, "b"=2]>
 // shardings after propagation, so both calls go to @foo, the copy is
 // erased and no function keeps the `sdy.original_func_name` tag.
 // CHECK-LABEL: func.func @merges_copies_sharded_alike(
-// CHECK-NEXT:    call @foo(%arg0)
-// CHECK-NEXT:    call @foo(%arg0)
+// CHECK:         call @foo(
+// CHECK:         call @foo(
 // CHECK:       func.func private @foo(
 // CHECK-NOT:   @foo_0
 // CHECK-NOT:   sdy.original_func_name
@@ -80,17 +80,17 @@ sdy.mesh @mesh = <["a"=2, "b"=2]>
 // propagation option Shardy hands to the export pipeline, the shardings are
 // ignored: every call goes to the copy called most often, the others go.
 // CHECK-LABEL: func.func @keeps_copies_sharded_differently(
-// CHECK-NEXT:    call @bar(%arg0)
-// CHECK-NEXT:    call @bar_0(%arg0)
-// CHECK-NEXT:    call @bar_0(%arg0)
+// CHECK:         call @bar(
+// CHECK:         call @bar_0(
+// CHECK:         call @bar_0(
 // CHECK:       func.func private @bar(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<mesh<["a"=2, "b"=2]>, [{"a"}, {}]>})
 // CHECK:       func.func private @bar_0(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<mesh<["a"=2, "b"=2]>, [{"b"}, {}]>})
 // CHECK-NOT:   @bar_1
 // CHECK-NOT:   sdy.original_func_name
 // DEDUP-LABEL: func.func @keeps_copies_sharded_differently(
-// DEDUP-NEXT:    call @[[F:bar(_[01])?]](%arg0)
-// DEDUP-NEXT:    call @[[F]](%arg0)
-// DEDUP-NEXT:    call @[[F]](%arg0)
+// DEDUP:         call @[[F:bar(_[01])?]](
+// DEDUP:         call @[[F]](
+// DEDUP:         call @[[F]](
 // DEDUP:       func.func private @[[F]](%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<mesh<["a"=2, "b"=2]>, [{"b"}, {}]>})
 // DEDUP-NOT:   func.func private @bar
 func.func @keeps_copies_sharded_differently(%arg0: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {
