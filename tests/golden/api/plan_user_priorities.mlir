@@ -1,8 +1,10 @@
 // User priorities: the p0 round runs first, so %c's "model" on dimension 0
 // reaches %0, %1 and %b before %a's p1 shardings are seen; in the p1 round
 // %a's dimension 0 conflicts and dimension 1 has nothing to add to (the
-// "model" axis is taken), so %a is resharded. The priorities are gone from
-// the plan, as from the pipeline's output.
+// "model" axis is taken), so %a needs a reshard (left implicit by the
+// minimal explicit-reshard export Shardy's propagation pipeline runs; the
+// SPMD partitioner inserts it). The priorities are gone from the plan, as
+// from the pipeline's output.
 //
 // RUN: autopart plan %s --tactics remat:none -o - | FileCheck %s --check-prefix=PLAN
 // RUN: autopart-opt -sdy-propagation-pipeline %s | FileCheck %s --check-prefix=XLA
