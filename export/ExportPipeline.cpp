@@ -25,6 +25,15 @@
 //   -sdy-drop-sharding-rules            unless keep-sharding-rules
 //   -sdy-inline-meshes                  shardings carry their mesh, as the
 //                                        exported modules of Shardy's pipeline tests do
+//                                        (unless inline-meshes=false, Shardy's
+//                                        PropagationOptions::inlineMeshes)
+//
+// `insert-explicit-reshards=false` is autopart's own option (Shardy has
+// none): every step but -sdy-insert-explicit-reshards and what follows from
+// it, so reshards stay implicit. The completion of a user's program
+// (propagation/CompleteShardings.h) plans the user's own ops, whose reshards
+// the simulator derives; the insertion may re-shard an op to suit the
+// reshard it inserts.
 //
 //   sdy.mesh @mesh3d = <["a"=4, "b"=4, "c"=4]>
 //   func.func @main(%arg0: tensor<2x4xf32> {sdy.sharding = <@mesh3d, [{"a", ?}, {"b"}]>})
@@ -58,7 +67,9 @@ const std::set<std::string> &knownOptions() {
                                           "dump-propagation-edges",
                                           "dedup-functions-fully",
                                           "avoid-reshards-on-named-computations",
-                                          "dump-directory"};
+                                          "dump-directory",
+                                          "inline-meshes",
+                                          "insert-explicit-reshards"};
   return k;
 }
 
@@ -109,7 +120,7 @@ bool run(Module &m, const PassOptions &o, Diagnostics &diags) {
        !step("sdy-remove-sub-axes-in-input-output-shardings", none)))
     return false;
   if (!step("sdy-close-shardings", none)) return false;
-  if (forPartitioning) {
+  if (forPartitioning && o.getBool("insert-explicit-reshards", true)) {
     PassOptions reshards =
         with({{"enable-full-version", collectives},
               {"avoid-reshards-on-named-computations", o.getBool("avoid-reshards-on-named-computations", false)}});
@@ -130,7 +141,7 @@ bool run(Module &m, const PassOptions &o, Diagnostics &diags) {
   }
   if ((origins || edges) && !step("sdy-remove-propagation-debug-info", none)) return false;
   if (!o.getBool("keep-sharding-rules", false) && !step("sdy-drop-sharding-rules", none)) return false;
-  return step("sdy-inline-meshes", none);
+  return !o.getBool("inline-meshes", true) || step("sdy-inline-meshes", none);
 }
 
 PassRegistration reg(kName,

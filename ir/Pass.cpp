@@ -50,18 +50,30 @@ PassOptions PassOptions::parse(const std::string &text) {
     while (i < s.size() && (s[i] == ' ' || s[i] == ',')) ++i;
     size_t start = i;
     int depth = 0;
-    while (i < s.size() && (depth > 0 || (s[i] != ' ' && s[i] != ','))) {
-      if (s[i] == '{' || s[i] == '[') ++depth;
-      if (s[i] == '}' || s[i] == ']') --depth;
+    char quote = 0;  // a quoted value ('a, b') is one item, as MLIR reads it
+    while (i < s.size() && (depth > 0 || quote || (s[i] != ' ' && s[i] != ','))) {
+      if (quote) {
+        if (s[i] == quote) quote = 0;
+      } else if (s[i] == '\'' || s[i] == '"') {
+        quote = s[i];
+      } else if (s[i] == '{' || s[i] == '[') {
+        ++depth;
+      } else if (s[i] == '}' || s[i] == ']') {
+        --depth;
+      }
       ++i;
     }
     std::string item = s.substr(start, i - start);
     if (item.empty()) continue;
     size_t eq = item.find('=');
-    if (eq == std::string::npos)
+    if (eq == std::string::npos) {
       opts.values[item] = "";
-    else
-      opts.values[item.substr(0, eq)] = item.substr(eq + 1);
+      continue;
+    }
+    std::string value = item.substr(eq + 1);
+    if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') && value.back() == value.front())
+      value = value.substr(1, value.size() - 2);
+    opts.values[item.substr(0, eq)] = value;
   }
   return opts;
 }

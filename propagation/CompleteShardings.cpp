@@ -74,8 +74,12 @@ bool completeShardingsAsXla(Module &m, Diagnostics &diags, CompletionStats *stat
       if (op != m.top && (m.numResults(op) || m.numRegions(op))) m.setAttr(op, kOrigin, m.attrs.integer(op));
   s.propagated = true;
   // Reshards stay implicit (PropagationPipeline.h): the callers price and
-  // plan the user's own ops, whose reshards the simulator derives.
-  bool ok = runPropagationPipeline(m, PassOptions{}, diags, &s.propagation, /*insertExplicitReshards=*/false);
+  // plan the user's own ops, whose reshards the simulator derives. Meshes
+  // stay symbols (Shardy's inlineMeshes=false, as XLA's own drivers ask
+  // when they read the result back): the shardings are compared with, and
+  // written into, the user's program, which names its meshes.
+  bool ok = runPropagationPipeline(m, PassOptions::parse("inline-meshes=false"), diags, &s.propagation,
+                                   /*insertExplicitReshards=*/false);
   if (!copies) return ok;
   copies->assign(numValues, {});
   for (OpId op : liveOps(m)) {

@@ -1,6 +1,7 @@
 #include "propagation/DataFlowEdges.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -162,14 +163,51 @@ size_t addDataFlowEdges(Module &m) {
   return added;
 }
 
+namespace {
+
+// The shardings an op's edges carried, one slot per owner (result or body
+// argument); empty slots had no edge or an edge without a sharding.
+using EdgeShardings = std::vector<std::optional<TensorSharding>>;
+
+void record(EdgeShardings &slots, size_t size, size_t index, const TensorSharding &s) {
+  slots.resize(size);
+  slots[index] = s;
+}
+
+// One sharding per slot once any edge carried one: the others fully open
+// on that mesh (propagation found nothing for them), each through `finish`.
+std::vector<TensorSharding> completeSlots(const Module &m, const EdgeShardings &slots,
+                                          const std::vector<ValueId> &owners,
+                                          const std::function<TensorSharding(size_t, TensorSharding)> &finish) {
+  const TensorSharding *any = nullptr;
+  for (const std::optional<TensorSharding> &s : slots)
+    if (s) any = &*s;
+  std::vector<TensorSharding> all;
+  for (size_t i = 0; i < owners.size(); ++i) {
+    if (i < slots.size() && slots[i]) {
+      all.push_back(finish(i, *slots[i]));
+      continue;
+    }
+    TypeId t = m.type(owners[i]);
+    TensorSharding open = TensorSharding::open(any->meshName, m.types.isTensor(t) ? size_t(m.types.rank(t)) : 0);
+    open.inlineMesh = any->inlineMesh;
+    all.push_back(finish(i, std::move(open)));
+  }
+  return all;
+}
+
+}  // namespace
+
 size_t sinkDataFlowEdges(Module &m) {
   std::vector<OpId> edges;
   for (OpId func : m.functions())
     m.walk(func, [&](OpId op) {
       if (m.isa(op, "sdy.data_flow_edge")) edges.push_back(op);
     });
-  // Result shardings per owner op, for ops that keep them as `sdy.sharding`.
-  std::map<OpId, std::vector<std::optional<TensorSharding>>> perOwner;
+  // Per owner op: its results' edge shardings (`sdy.sharding`, or a
+  // computation's `out_shardings`) and a computation's body arguments'
+  // (`in_shardings`, local to the manual axes).
+  std::map<OpId, EdgeShardings> results, bodyArgs;
   std::unordered_map<OpId, std::unordered_map<ValueId, ValueId>> replacePerFunc;
   for (OpId e : edges) {
     if (m.numOperands(e) != 1 || m.numResults(e) != 1) continue;
@@ -178,56 +216,35 @@ size_t sinkDataFlowEdges(Module &m) {
     const TensorSharding *s =
         sa != kNoAttr && m.attrs.kind(sa) == AttrKind::Sharding ? m.attrs.get(sa).sharding.get() : nullptr;
     const ValueInfo &info = m.values[owner];
-    OpId scope = m.enclosingFunc(e);
-    if (info.isBlockArg) {
+    if (s && info.isBlockArg) {
       OpId op = m.regions[m.blocks[info.owner].parent].parent;
-      if (s && opInfo(m, op).dataFlow == DataFlow::Computation) {
-        AttrId in = m.attr(op, "in_shardings");
-        if (in != kNoAttr && m.attrs.kind(in) == AttrKind::ShardingPerValue) {
-          std::vector<TensorSharding> all = m.attrs.get(in).shardings;
-          if (info.index < all.size()) {
-            all[info.index] = ManualAxesView::of(all[info.index], manualAxesOf(m, op)).toGlobal(*s);
-            m.setAttr(op, "in_shardings", m.attrs.shardingPerValue(std::move(all)));
-          }
-        }
-      }
-    } else {
-      OpId op = info.owner;
-      if (s && opInfo(m, op).dataFlow == DataFlow::Computation) {
-        AttrId out = m.attr(op, "out_shardings");
-        if (out != kNoAttr && m.attrs.kind(out) == AttrKind::ShardingPerValue) {
-          std::vector<TensorSharding> all = m.attrs.get(out).shardings;
-          if (info.index < all.size()) {
-            all[info.index] = *s;
-            m.setAttr(op, "out_shardings", m.attrs.shardingPerValue(std::move(all)));
-          }
-        }
-      } else if (s) {
-        std::vector<std::optional<TensorSharding>> &list = perOwner[op];
-        list.resize(m.numResults(op));
-        list[info.index] = *s;
-      }
+      if (opInfo(m, op).dataFlow == DataFlow::Computation)
+        record(bodyArgs[op], m.blocks[info.owner].args.size(), info.index, *s);
+    } else if (s) {
+      record(results[info.owner], m.numResults(info.owner), info.index, *s);
     }
-    replacePerFunc[scope][m.result(e, 0)] = owner;
+    replacePerFunc[m.enclosingFunc(e)][m.result(e, 0)] = owner;
     m.eraseOp(e);
   }
   for (const auto &[func, replace] : replacePerFunc) replaceUses(m, func, replace, {});
-  for (auto &[op, list] : perOwner) {
-    std::vector<TensorSharding> all;
-    const TensorSharding *any = nullptr;
-    for (const std::optional<TensorSharding> &s : list)
-      if (s) any = &*s;
-    for (uint32_t i = 0; i < list.size(); ++i) {
-      if (list[i]) {
-        all.push_back(*list[i]);
-        continue;
-      }
-      TypeId t = m.type(m.result(op, i));
-      TensorSharding open = TensorSharding::open(any->meshName, m.types.isTensor(t) ? size_t(m.types.rank(t)) : 0);
-      open.inlineMesh = any->inlineMesh;
-      all.push_back(std::move(open));
-    }
-    m.setAttr(op, "sdy.sharding", m.attrs.shardingPerValue(std::move(all)));
+  for (const auto &[op, slots] : bodyArgs) {
+    BlockId body = m.regions[m.region(op, 0)].blocks.front();
+    std::vector<std::string> manual = manualAxesOf(m, op);
+    // A body argument's sharding is local; the op's in_shardings are global
+    // (the manual axes of the sharding it had come back in front).
+    auto toGlobal = [&, computation = op](size_t i, TensorSharding local) {
+      const TensorSharding *before = listEntry(m, computation, "in_shardings", i);
+      return before ? ManualAxesView::of(*before, manual).toGlobal(std::move(local)) : local;
+    };
+    m.setAttr(op, "in_shardings", m.attrs.shardingPerValue(completeSlots(m, slots, m.blocks[body].args, toGlobal)));
+  }
+  for (const auto &[op, slots] : results) {
+    std::vector<ValueId> owners;
+    for (uint32_t i = 0; i < m.numResults(op); ++i) owners.push_back(m.result(op, i));
+    bool isComputation = opInfo(m, op).dataFlow == DataFlow::Computation;
+    auto same = [](size_t, TensorSharding s) { return s; };
+    m.setAttr(op, isComputation ? "out_shardings" : "sdy.sharding",
+              m.attrs.shardingPerValue(completeSlots(m, slots, owners, same)));
   }
   return edges.size();
 }

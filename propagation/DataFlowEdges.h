@@ -14,7 +14,10 @@
 //
 // As in Shardy, the op keeps its `sdy.sharding` beside the edges: the edges
 // own the shardings while they exist (propagation reads and writes them) and
-// sinking overwrites the op's list with theirs.
+// sinking overwrites the op's list with theirs. Once any edge of an op's
+// results (or of a computation's body arguments) carried a sharding, the
+// whole list is written: an edge without one leaves its slot fully open on
+// that mesh (a named computation without in/out shardings gets them).
 //
 // A manual computation's body sees local shardings (without its manual
 // axes); its edges hold the local form on block arguments and the global form

@@ -1,39 +1,44 @@
 // `-sdy-propagation-pipeline`: what XLA runs on a module that carries
 // shardings before it partitions, in Shardy's order:
 //
-//   -sdy-import-pipeline            (import/: meshes lifted, size-one axes
-//                                    removed, constants split, data-flow
-//                                    edges added, constraints applied,
-//                                    sharding groups imported)
-//   user-priority propagation       (p0 first, each round an op-priority
-//                                    propagation with the aggressive factor
-//                                    strategy, UserPriorityPropagation.h)
-//   then Shardy's export pipeline (export/, docs/export-passes.md):
-//   -sdy-constant-or-scalar-merger  identical constant copies merged again
-//   -sdy-sink-data-flow-edges       edge shardings back onto their owners
-//   -sdy-remove-sharding-groups     groups have done their job
-//   -sdy-sharding-constraint-to-reshard
-//   -sdy-update-non-divisible-input-output-shardings
-//   -sdy-remove-sub-axes-in-input-output-shardings
-//   -sdy-close-shardings            no `?`, no replicated axes left
-//   -sdy-insert-explicit-reshards   reshards where operands and results of
-//                                    an op disagree
-//   -sdy-drop-sharding-rules        unless keep-sharding-rules
+//   -sdy-import-pipeline       (import/: meshes lifted, size-one axes
+//                               removed, constants split, data-flow edges
+//                               added, constraints applied, sharding groups
+//                               imported)
+//   user-priority propagation  (p0 first, each round an op-priority
+//                               propagation with the aggressive factor
+//                               strategy, UserPriorityPropagation.h)
+//   -sdy-export-pipeline       (export/ExportPipeline.cpp, the one list of
+//                               export steps: call-boundary edges sunk, the
+//                               call graph unflattened and dead functions
+//                               erased, constants merged, edges sunk,
+//                               constraints to reshards, closed shardings,
+//                               explicit reshards, meshes inlined)
 //
 //   %arg0 [{"a"}p1, {"b"}p1], %0 = add %arg0, %arg1,
 //   %1 = divide %0, %arg2 [{"c"}p0, {?}]
 //   -> round p0 gives %0 and %1 "c" on dimension 0 (and "b" on dimension 1
 //      once %arg0's round comes); the priorities and open dimensions are gone
-//      from the output.
+//      from the output, and every sharding carries its mesh inline.
+//
+// Options. The propagation passes' options (`propagationPassOptions`) reach
+// the import steps and propagation. Shardy's propagation options that only
+// its export reads are handed to the export pipeline as Shardy hands them
+// (its populateExportOptions): keep-sharding-rules, the debug options as
+// dump-sharding-origins / dump-propagation-edges, module-dump-directory as
+// dump-directory, and, under the export pipeline's own names,
+// avoid-export-for-partitioning, enable-insert-explicit-collectives,
+// remove-all-gather-reduce-scatter-for-cmv1,
+// avoid-reshards-on-named-computations, dedup-functions-fully,
+// update-non-divisible-input-output-shardings and inline-meshes.
 //
 // The steps before and after propagation are found by their registered
 // names, so the stages that own them (import/, export/) stay separate; a
-// missing step is an error naming it. Not run yet, as autopart has no such
-// passes: Shardy's func-data-flow-edge sinking, call-graph unflattening,
-// func-result propagation and call reshards. Options: as the
-// propagation passes (`propagationPassOptions`); all of them also reach the
-// import steps.
+// missing step is an error naming it.
 #include "propagation/PropagationPipeline.h"
+
+#include <set>
+#include <string>
 
 #include "propagation/UserPriorityPropagation.h"
 
@@ -52,29 +57,57 @@ bool runNamed(const std::string &step, Module &m, const PassOptions &o, Diagnost
   return pass->run(m, o, diags) && !diags.hasErrors();
 }
 
+// Shardy's propagation options that only the export pipeline reads, under
+// the export pipeline's names.
+const std::set<std::string> &exportOnlyOptions() {
+  static const std::set<std::string> k = {"avoid-export-for-partitioning",
+                                          "enable-insert-explicit-collectives",
+                                          "remove-all-gather-reduce-scatter-for-cmv1",
+                                          "avoid-reshards-on-named-computations",
+                                          "dedup-functions-fully",
+                                          "update-non-divisible-input-output-shardings",
+                                          "inline-meshes"};
+  return k;
+}
+
+// The export pipeline's options from the pipeline's, as Shardy populates
+// its export options from its propagation options.
+PassOptions exportOptions(const PassOptions &o, bool insertExplicitReshards) {
+  PassOptions out;
+  for (const auto &[key, value] : o.values)
+    if (exportOnlyOptions().count(key)) out.values[key] = value;
+  auto copy = [&](const char *from, const char *to) {
+    auto it = o.values.find(from);
+    if (it != o.values.end()) out.values[to] = it->second;
+  };
+  copy("keep-sharding-rules", "keep-sharding-rules");
+  copy("debug-sharding-origins", "dump-sharding-origins");
+  copy("debug-edge-source-sharding", "dump-propagation-edges");
+  copy("module-dump-directory", "dump-directory");
+  if (!insertExplicitReshards) out.values["insert-explicit-reshards"] = "false";
+  return out;
+}
+
 }  // namespace
 
 bool runPropagationPipeline(Module &m, const PassOptions &o, Diagnostics &diags, PropagationStats *stats,
                             bool insertExplicitReshards) {
-  std::optional<PropagationOptions> options = propagationPassOptions(o, PropagationPass::Pipeline, diags);
+  PassOptions propagation;
+  for (const auto &[key, value] : o.values)
+    if (!exportOnlyOptions().count(key)) propagation.values[key] = value;
+  std::optional<PropagationOptions> options = propagationPassOptions(propagation, PropagationPass::Pipeline, diags);
   if (!options) return false;
-  if (!runNamed("sdy-import-pipeline", m, o, diags)) return false;
+  if (!runNamed("sdy-import-pipeline", m, propagation, diags)) return false;
   if (!UserPriorityPropagation(m, *options, diags).run(stats)) return false;
-  for (const char *step : {"sdy-constant-or-scalar-merger", "sdy-sink-data-flow-edges", "sdy-remove-sharding-groups",
-                           "sdy-sharding-constraint-to-reshard", "sdy-update-non-divisible-input-output-shardings",
-                           "sdy-remove-sub-axes-in-input-output-shardings", "sdy-close-shardings"})
-    if (!runNamed(step, m, PassOptions{}, diags)) return false;
-  if (insertExplicitReshards && !runNamed("sdy-insert-explicit-reshards", m, PassOptions{}, diags)) return false;
-  if (!options->keepShardingRules && !runNamed("sdy-drop-sharding-rules", m, PassOptions{}, diags)) return false;
-  return true;
+  return runNamed("sdy-export-pipeline", m, exportOptions(o, insertExplicitReshards), diags);
 }
 
 namespace {
 
 PassRegistration reg(kName,
                      "Shardy's propagation pipeline: the import passes, user-priority propagation (op priorities, "
-                     "aggressive factor strategy), then Shardy's export passes (sinking data-flow edges, constraints to "
-                     "reshards, closing shardings, inserting explicit reshards)",
+                     "aggressive factor strategy), then Shardy's export pipeline (call graph unflattened, data-flow "
+                     "edges sunk, constraints to reshards, closed shardings, explicit reshards, inlined meshes)",
                      [](Module &m, const PassOptions &o, Diagnostics &diags) {
                        return runPropagationPipeline(m, o, diags);
                      });

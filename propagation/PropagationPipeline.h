@@ -1,11 +1,13 @@
 // `-sdy-propagation-pipeline` as a function: the one definition of what XLA
 // runs on a module that carries shardings before it partitions (the import
 // passes, user-priority propagation with op priorities and the aggressive
-// strategy, Shardy's export cleanup; the steps are listed in
-// PropagationPipeline.cpp). The registered pass and the CLI's completion of
-// input shardings (propagation/CompleteShardings.h) both call it, so
-// `autopart plan`/`simulate`/`search` complete a program exactly as
-// `autopart-opt -sdy-propagation-pipeline` rewrites it.
+// strategy, then Shardy's export pipeline, `-sdy-export-pipeline`, with the
+// options Shardy hands it; PropagationPipeline.cpp lists them). The
+// registered pass and the CLI's completion of input shardings
+// (propagation/CompleteShardings.h) both call it, so `autopart
+// plan`/`simulate`/`search` complete a program as `autopart-opt
+// -sdy-propagation-pipeline='inline-meshes=false'` rewrites it, reshards
+// left implicit.
 //
 //   PassOptions o = PassOptions::parse("propagation-strategy=basic");
 //   runPropagationPipeline(m, o, diags, &stats);   // as -sdy-propagation-pipeline='propagation-strategy=basic'
@@ -19,12 +21,15 @@
 
 namespace autopart {
 
-// Rewrites `m` as the pipeline does under Shardy's options `o` (checked as
-// propagationPassOptions checks them). The import steps restructure the
+// Rewrites `m` as the pipeline does under Shardy's options `o` (the
+// propagation options checked as propagationPassOptions checks them, the
+// export ones by the export pipeline). The import steps restructure the
 // program (constants split per user, constraints and groups applied), and
-// the export steps merge identical constants again, close every sharding
-// and insert explicit `sdy.reshard`s. False, with errors in `diags`, when an
-// option or a step fails.
+// the export steps unflatten the call graph (copies of a function sharded
+// alike merged, functions left without calls erased), merge identical
+// constants again, close every sharding, insert explicit `sdy.reshard`s and
+// inline the meshes. False, with errors in `diags`, when an option or a
+// step fails.
 //
 // Without `insertExplicitReshards` the last step that changes shardings,
 // -sdy-insert-explicit-reshards, is left out: what remains is the completed

@@ -134,7 +134,8 @@ func.func @main(%x: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}P
 
 // One source of truth: the registered `-sdy-propagation-pipeline` is
 // runPropagationPipeline, and the completion is the same function without
-// its explicit-reshard step (closed shardings, constraints as reshards).
+// its explicit-reshard step (closed shardings, constraints as reshards) and
+// with the meshes left as symbols.
 TEST(CompleteShardings, IsThePropagationPipeline) {
   const char *kProgram = R"(
 sdy.mesh @mesh = <["a"=2, "b"=2]>
@@ -155,7 +156,8 @@ func.func @main(%x: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}p
   EXPECT_EQ(printModule(*registered), printModule(*called));
   EXPECT_NE(printModule(*called).find("sdy.reshard"), std::string::npos);
   ASSERT_TRUE(completeShardingsAsXla(*completed, diags, nullptr)) << diags.errorText();
-  ASSERT_TRUE(runPropagationPipeline(*piped, PassOptions{}, diags, nullptr, false)) << diags.errorText();
+  ASSERT_TRUE(runPropagationPipeline(*piped, PassOptions::parse("inline-meshes=false"), diags, nullptr, false))
+      << diags.errorText();
   EXPECT_EQ(printModule(*completed), printModule(*piped));
   // With the value map asked for too: the same program, no marks left.
   std::unique_ptr<Module> mapped = parse(kProgram);
@@ -205,6 +207,53 @@ func.func @main(%a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"dat
   EXPECT_EQ(original[d]->str(), "#sdy.sharding<@mesh, [{\"data\"}, {}]>");
   ASSERT_TRUE(original[v1]);
   EXPECT_EQ(original[v1]->str(), "#sdy.sharding<@mesh, [{}, {\"model\"}]>");
+}
+
+// The export steps unflatten the call graph: @f_0, a copy of @f sharded
+// alike, is merged into @f and erased, and so is @unused. The values of the
+// erased functions have no copy left (XLA runs none of their ops); the
+// calls and @f keep theirs, and the second call now goes to @f.
+TEST(CompleteShardings, MapsTheInputsValuesThroughAnUnflattenedCallGraph) {
+  std::unique_ptr<Module> m = parse(R"(
+sdy.mesh @mesh = <["a"=2]>
+func.func @main(%x: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}) -> (tensor<8xf32>, tensor<8xf32>) {
+  %0 = call @f(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = call @f_0(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0, %1 : tensor<8xf32>, tensor<8xf32>
+}
+func.func private @f(%y: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.negate %y : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+func.func private @f_0(%y: tensor<8xf32>) -> tensor<8xf32> attributes {sdy.original_func_name = "f"} {
+  %0 = stablehlo.negate %y : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+func.func private @unused(%y: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.abs %y : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+)");
+  std::vector<OpId> funcs = m->functions();
+  ASSERT_EQ(funcs.size(), 4u);
+  // The result of each function's first op (main: the call of @f).
+  auto firstResult = [&](OpId func) {
+    std::vector<OpId> ops;
+    m->walk(func, [&](OpId op) { ops.push_back(op); });
+    return m->result(ops[0]);
+  };
+  ValueId call = firstResult(funcs[0]), fNeg = firstResult(funcs[1]), f0Neg = firstResult(funcs[2]);
+  ValueId f0Arg = FuncView{*m, funcs[2]}.args()[0], unusedAbs = firstResult(funcs[3]);
+  Diagnostics diags;
+  ValueCopies copies;
+  ASSERT_TRUE(completeShardingsAsXla(*m, diags, nullptr, &copies)) << diags.errorText();
+  ASSERT_EQ(m->functions().size(), 2u);
+  EXPECT_EQ(copies[call], std::vector<ValueId>{call});
+  EXPECT_EQ(copies[fNeg], std::vector<ValueId>{fNeg});
+  EXPECT_TRUE(copies[f0Neg].empty());
+  EXPECT_TRUE(copies[f0Arg].empty());
+  EXPECT_TRUE(copies[unusedAbs].empty());
+  EXPECT_NE(printModule(*m).find("%1 = call @f(%arg0)"), std::string::npos) << printModule(*m);
 }
 
 }  // namespace

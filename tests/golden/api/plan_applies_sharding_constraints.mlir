@@ -17,9 +17,9 @@
 // PLAN-NEXT:   %2 = stablehlo.tanh %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"model"}]>]>} : tensor<8x16xf32>
 // PLAN-NEXT:   %3 = stablehlo.exponential %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"model"}]>]>} : tensor<8x16xf32>
 
-// XLA:      stablehlo.negate %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"model"}]>]>}
-// XLA:      stablehlo.tanh %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"model"}]>]>}
-// XLA:      stablehlo.exponential %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"model"}]>]>}
+// XLA:      stablehlo.negate %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<mesh<["data"=2, "model"=4]>, [{}, {"model"}]>]>}
+// XLA:      stablehlo.tanh %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<mesh<["data"=2, "model"=4]>, [{}, {"model"}]>]>}
+// XLA:      stablehlo.exponential %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<mesh<["data"=2, "model"=4]>, [{}, {"model"}]>]>}
 
 sdy.mesh @mesh = <["data"=2, "model"=4]>
 func.func @main(%x: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}) -> (tensor<8x16xf32>, tensor<8x16xf32>) {

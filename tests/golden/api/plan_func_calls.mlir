@@ -20,7 +20,7 @@
 
 // XLA:      func.func private @f(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
 // XLA-NEXT:   %0 = stablehlo.tanh %arg0 : tensor<8x16xf32>
-// XLA:        %[[A:.*]] = sdy.reshard %arg0 <@mesh, [{}, {}]> : tensor<8x16xf32>
+// XLA:        %[[A:.*]] = sdy.reshard %arg0 <mesh<["data"=2, "model"=4]>, [{}, {}]> : tensor<8x16xf32>
 // XLA-NEXT:   %[[C0:.*]] = call @f(%[[A]]) : (tensor<8x16xf32>) -> tensor<8x16xf32>
 // XLA-NEXT:   %[[C1:.*]] = call @f(%arg1) : (tensor<8x16xf32>) -> tensor<8x16xf32>
 // XLA-NEXT:   stablehlo.add %[[C0]], %[[C1]] : tensor<8x16xf32>

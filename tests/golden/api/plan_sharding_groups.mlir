@@ -13,9 +13,9 @@
 // PLAN-NEXT: sdy.sharding_group %0 group_id=0
 // PLAN-NEXT: sdy.sharding_group %1 group_id=0
 
-// XLA:      %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}
-// XLA:      stablehlo.tanh %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
-// XLA-NEXT: stablehlo.exponential %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
+// XLA:      %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<mesh<["data"=2, "model"=4]>, [{"data"}, {}]>}
+// XLA:      stablehlo.tanh %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<mesh<["data"=2, "model"=4]>, [{"data"}, {}]>]>}
+// XLA-NEXT: stablehlo.exponential %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<mesh<["data"=2, "model"=4]>, [{"data"}, {}]>]>}
 // XLA-NOT:  sdy.sharding_group
 
 sdy.mesh @mesh = <["data"=2, "model"=4]>

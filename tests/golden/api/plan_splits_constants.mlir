@@ -16,10 +16,10 @@
 // PLAN-NEXT: %0 = stablehlo.add %a, %c {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"data"}, {}]>]>} : tensor<8x16xf32>
 // PLAN-NEXT: %1 = stablehlo.multiply %b, %c {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"model"}]>]>} : tensor<8x16xf32>
 
-// XLA:      sdy.constant {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"data"}, {}]>]>} dense<1.000000e+00>
-// XLA-NEXT: sdy.constant {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"model"}]>]>} dense<1.000000e+00>
-// XLA-NEXT: stablehlo.add %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
-// XLA-NEXT: stablehlo.multiply %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"model"}]>]>}
+// XLA:      sdy.constant {sdy.sharding = #sdy.sharding_per_value<[<mesh<["data"=2, "model"=4]>, [{"data"}, {}]>]>} dense<1.000000e+00>
+// XLA-NEXT: sdy.constant {sdy.sharding = #sdy.sharding_per_value<[<mesh<["data"=2, "model"=4]>, [{}, {"model"}]>]>} dense<1.000000e+00>
+// XLA-NEXT: stablehlo.add %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<mesh<["data"=2, "model"=4]>, [{"data"}, {}]>]>}
+// XLA-NEXT: stablehlo.multiply %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<mesh<["data"=2, "model"=4]>, [{}, {"model"}]>]>}
 
 // SIM:      "input_shardings": {
 // SIM-NEXT:   "propagated": true,

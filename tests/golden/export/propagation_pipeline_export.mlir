@@ -9,13 +9,13 @@
 
 sdy.mesh @mesh = <["x"=4, "y"=2]>
 
-// CHECK-LABEL: func.func @main(%arg0: tensor<6x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>})
-// CHECK-SAME:    -> (tensor<6x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>})
-// CHECK-NEXT:  %[[C:.*]] = sdy.constant {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>} dense<1.000000e+00>
+// CHECK-LABEL: func.func @main(%arg0: tensor<6x8xf32> {sdy.sharding = #sdy.sharding<mesh<["x"=4, "y"=2]>, [{}, {"y"}]>})
+// CHECK-SAME:    -> (tensor<6x8xf32> {sdy.sharding = #sdy.sharding<mesh<["x"=4, "y"=2]>, [{}, {"y"}]>})
+// CHECK-NEXT:  %[[C:.*]] = sdy.constant {sdy.sharding = #sdy.sharding_per_value<[<mesh<["x"=4, "y"=2]>, [{"x"}, {"y"}]>]>} dense<1.000000e+00>
 // CHECK-NOT:   sdy.constant
-// CHECK:       %[[ADD:.*]] = stablehlo.add %{{.*}}, %[[C]] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>}
+// CHECK:       %[[ADD:.*]] = stablehlo.add %{{.*}}, %[[C]] {sdy.sharding = #sdy.sharding_per_value<[<mesh<["x"=4, "y"=2]>, [{"x"}, {"y"}]>]>}
 // CHECK-NEXT:  %[[MUL:.*]] = stablehlo.multiply %[[ADD]], %[[C]]
-// CHECK-NEXT:  sdy.reshard %[[MUL]] <@mesh, [{"x"}, {"y"}]>
+// CHECK-NEXT:  sdy.reshard %[[MUL]] <mesh<["x"=4, "y"=2]>, [{"x"}, {"y"}]>
 // CHECK-NOT:   sharding_group
 // CHECK-NOT:   sharding_constraint
 // CHECK-NOT:   sharding_rule
