@@ -4,6 +4,7 @@
 
 #include "export/DotResultReshard.h"
 #include "export/FuncShardings.h"
+#include "export/SingleDeviceReshards.h"
 #include "export/UnreducedCollectives.h"
 #include "ir/Pass.h"
 #include "ir/ValueSharding.h"
@@ -419,6 +420,7 @@ private:
     }
     if (processDataFlow(op)) return;
     if (convertReshardToUnreduced(func, op)) return;
+    if (fullVersion_ && processSingleDevice(func, op)) return;
     reduceUnreducedOperands(op);
     std::optional<OpShardingRule> rule = getOpShardingRule(m_, op);
     if (!rule || rule->isCustom) return;
@@ -426,6 +428,16 @@ private:
       processOpFully(func, op, *rule);
     else
       processOpMinimally(func, op, *rule);
+  }
+
+  // An op with a single-device result runs on that device
+  // (export/SingleDeviceReshards.h); the minimal version leaves that to the
+  // partitioner.
+  bool processSingleDevice(OpId func, OpId op) {
+    auto reshard = [&](ValueId v, const TensorSharding &target, BlockId block, OpId before, OpId near) {
+      return reshardAt({block, before}, near, v, target);
+    };
+    return insertSingleDeviceReshards(m_, map_, reshard, func, op);
   }
 
   // The minimal version leaves conflicts to the partitioner: it only moves a

@@ -20,6 +20,9 @@
 //   %0 = call @foo(%arg0 [{"x"}]) with @foo(%a: [{"y"}])
 //   -> %r = sdy.reshard %arg0 <@mesh, [{"y"}]>   %0 = call @foo(%r)
 //
+// An op with a single-device result gets its operands gathered onto that
+// device and its results handed back (export/SingleDeviceReshards.h).
+//
 // Registered for autopart-opt under Shardy's flag name; the option defaults
 // to the full version.
 #pragma once

@@ -4,19 +4,6 @@ namespace autopart {
 
 namespace {
 
-// Sub-axes are ranges [start, end) of an axis's multiplicative positions; a
-// piece from s to e has size e / s.
-void subtractOne(const AxisRef &piece, const AxisRef &cut, const Mesh &mesh, AxisList &out) {
-  if (!piece.overlaps(cut, mesh)) {
-    out.push_back(piece);
-    return;
-  }
-  int64_t start = axisStart(piece), end = axisEnd(piece, mesh);
-  int64_t cutStart = axisStart(cut), cutEnd = axisEnd(cut, mesh);
-  if (cutStart > start && cutStart % start == 0) out.push_back(makeAxis(piece.name, start, cutStart / start, mesh));
-  if (cutEnd < end && end % cutEnd == 0) out.push_back(makeAxis(piece.name, cutEnd, end / cutEnd, mesh));
-}
-
 bool coveredBy(const AxisRef &a, const AxisList &cover, const Mesh &mesh) {
   return subtractAxes({a}, cover, mesh).empty();
 }
@@ -40,20 +27,6 @@ bool splitPrefix(const AxisList &prefix, const AxisList &axes, const Mesh &mesh,
 }
 
 }  // namespace
-
-AxisList subtractAxes(const AxisList &a, const AxisList &b, const Mesh &mesh) {
-  AxisList result;
-  for (const AxisRef &axis : a) {
-    AxisList pieces{axis};
-    for (const AxisRef &cut : b) {
-      AxisList next;
-      for (const AxisRef &p : pieces) subtractOne(p, cut, mesh, next);
-      pieces = std::move(next);
-    }
-    result.insert(result.end(), pieces.begin(), pieces.end());
-  }
-  return result;
-}
 
 std::optional<ToUnreducedSteps> planToUnreduced(const TensorSharding &source, const TensorSharding &target,
                                                 const Mesh &mesh) {

@@ -34,9 +34,4 @@ struct ToUnreducedSteps {
 std::optional<ToUnreducedSteps> planToUnreduced(const TensorSharding &source, const TensorSharding &target,
                                                 const Mesh &mesh);
 
-// The part of `a` no axis of `b` covers, splitting a partly covered axis
-// into the sub-axes left of it: on ["x"=16], {"x":(2)8} minus {"x":(4)2} is
-// {"x":(2)2, "x":(8)2}.
-AxisList subtractAxes(const AxisList &a, const AxisList &b, const Mesh &mesh);
-
 }  // namespace autopart

@@ -135,6 +135,30 @@ AxisList axisSetDiff(const AxisList &a, const AxisList &b, const Mesh &mesh) {
   return out;
 }
 
+AxisList subtractAxes(const AxisList &a, const AxisList &b, const Mesh &mesh) {
+  AxisList out;
+  for (const AxisRef &x : a) {
+    // Pieces of x still uncovered, as [start, end) ranges of its axis.
+    std::vector<std::pair<int64_t, int64_t>> pieces = {{axisStart(x), axisEnd(x, mesh)}};
+    for (const AxisRef &y : b) {
+      if (y.name != x.name) continue;
+      int64_t ys = axisStart(y), ye = axisEnd(y, mesh);
+      std::vector<std::pair<int64_t, int64_t>> next;
+      for (auto [s, e] : pieces) {
+        if (ye <= s || e <= ys) {
+          next.push_back({s, e});
+          continue;
+        }
+        if (s < ys) next.push_back({s, ys});
+        if (ye < e) next.push_back({ye, e});
+      }
+      pieces = std::move(next);
+    }
+    for (auto [s, e] : pieces) out.push_back(makeAxis(x.name, s, e / s, mesh));
+  }
+  return out;
+}
+
 // The mesh's order of axes: by axis index, then by start (then by size,
 // which only orders refs that overlap, as no valid list has).
 static bool meshOrderLess(const AxisRef &x, const AxisRef &y, const Mesh &mesh) {

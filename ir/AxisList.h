@@ -60,6 +60,11 @@ AxisList mergeAdjacent(const AxisList &axes, const Mesh &mesh);
 bool truncateWithoutOverlap(AxisList &a, const AxisList &b, const Mesh &mesh);
 // The axes of `a` that overlap nothing in `b`.
 AxisList axisSetDiff(const AxisList &a, const AxisList &b, const Mesh &mesh);
+// The devices of `a` that `b` does not cover, as Shardy's getAxisSetDiff
+// computes them: a partly covered axis keeps its uncovered sub-axes, in
+// `a`'s order, so on ["x"=16] {"x":(2)8} minus {"x":(4)2} is
+// {"x":(2)2, "x":(8)2}.
+AxisList subtractAxes(const AxisList &a, const AxisList &b, const Mesh &mesh);
 // Orders axes as the mesh does (axis index, then major sub-axes first).
 void sortByMesh(AxisList &axes, const Mesh &mesh);
 // Whether `axes` are in that order already.

@@ -79,11 +79,19 @@ OpReshardPlan planOp(const Module &m, OpId op, const OpShardingRule &rule, const
         updated = true;
       }
     }
-    if (!updated) continue;
+    // A sharded tensor on a mesh with another device order moves to the
+    // op's mesh even when its axes already agree.
+    const Mesh *own = current[t] ? shardings.mesh(*current[t]) : nullptr;
+    if (!updated && !(own && own->deviceIds != mesh.deviceIds && !current[t]->isFullyReplicated())) continue;
     bool isOperand = t < numOperands;
     const OpShardingRule::TensorFactors &mapping =
         isOperand ? rule.operands[t] : rule.results[t - numOperands];
     TensorSharding s = unprojectTensor(tensors[t], mapping, plan.meshName, mesh);
+    // A reshard moves shards, not partial sums: unreduced axes stay.
+    if (current[t]) {
+      s.unreduced = current[t]->unreduced;
+      s.unreducedKind = current[t]->unreducedKind;
+    }
     if (isOperand)
       plan.operandTargets[t] = std::move(s);
     else
@@ -97,7 +105,7 @@ OpReshardPlan planOp(const Module &m, OpId op, const OpShardingRule &rule, const
   for (int32_t f : rule.reductionFactors)
     reduction.insert(reduction.end(), plan.factorAxes[size_t(f)].begin(), plan.factorAxes[size_t(f)].end());
   const TensorSharding *firstResult = numResults ? current[numOperands] : nullptr;
-  if (firstResult) reduction = axisSetDiff(reduction, firstResult->unreduced, mesh);
+  if (firstResult) reduction = subtractAxes(reduction, firstResult->unreduced, mesh);
   sortAndMerge(reduction, mesh);
   plan.allReduceAxes = std::move(reduction);
   return plan;

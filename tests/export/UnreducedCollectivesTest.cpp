@@ -1,7 +1,6 @@
 // The steps that make a value keep more unreduced axes: which axes become
 // unreduced from replication, which from a dimension's minor axes, and when
-// a reshard has to come first; and the sub-axis-splitting set difference
-// they rest on.
+// a reshard has to come first.
 #include <gtest/gtest.h>
 
 #include "export/UnreducedCollectives.h"
@@ -18,19 +17,6 @@ TensorSharding sharding(std::vector<AxisList> dims, AxisList unreduced = {}) {
   for (size_t d = 0; d < dims.size(); ++d) s.dims[d].axes = dims[d];
   s.unreduced = std::move(unreduced);
   return s;
-}
-
-TEST(SubtractAxes, SplitsAPartlyCoveredAxisAroundTheCut) {
-  Mesh m = mesh({{"x", 16}});
-  AxisList left = subtractAxes({axis("x", 2, 8)}, {axis("x", 4, 2)}, m);
-  EXPECT_EQ(left, (AxisList{axis("x", 2, 2), axis("x", 8, 2)}));
-  EXPECT_EQ(subtractAxes({axis("x")}, {axis("x", 1, 8)}, m), (AxisList{axis("x", 8, 2)}));
-  EXPECT_TRUE(subtractAxes({axis("x", 2, 2)}, {axis("x")}, m).empty());
-}
-
-TEST(SubtractAxes, KeepsAxesOfOtherNames) {
-  Mesh m = mesh({{"x", 2}, {"y", 4}});
-  EXPECT_EQ(subtractAxes({axis("x"), axis("y")}, {axis("y")}, m), (AxisList{axis("x")}));
 }
 
 TEST(PlanToUnreduced, NothingWhenNoAxisIsAdded) {

@@ -58,5 +58,18 @@ TEST(AxisList, MeshOrderIsAxisIndexThenMajorSubAxesFirst) {
   EXPECT_EQ(axisListStr(l, "[]"), R"(["x":(1)2, "x":(4)2, "y"])");
 }
 
+TEST(AxisList, SubtractKeepsTheUncoveredSubAxes) {
+  Mesh m = mesh({{"x", 16}, {"y", 2}});
+  // A middle piece removed leaves both ends; untouched axes stay whole.
+  EXPECT_EQ(subtractAxes({full("x"), full("y")}, {sub("x", 4, 2)}, m),
+            AxisList({sub("x", 1, 4), sub("x", 8, 2), full("y")}));
+  EXPECT_EQ(subtractAxes({sub("x", 2, 8)}, {sub("x", 4, 2)}, m), AxisList({sub("x", 2, 2), sub("x", 8, 2)}));
+  EXPECT_EQ(subtractAxes({full("x")}, {sub("x", 1, 8)}, m), AxisList({sub("x", 8, 2)}));
+  // Fully covered axes vanish; the rest keeps its order.
+  EXPECT_EQ(subtractAxes({full("y"), sub("x", 1, 2)}, {full("y")}, m), AxisList({sub("x", 1, 2)}));
+  EXPECT_EQ(subtractAxes({full("y"), full("x")}, {}, m), AxisList({full("y"), full("x")}));
+  EXPECT_TRUE(subtractAxes({sub("x", 2, 4)}, {full("x")}, m).empty());
+}
+
 }  // namespace
 }  // namespace autopart
