@@ -4,17 +4,14 @@
 #include <cstdlib>
 
 #include "export/HaloWindowExchange.h"
+#include "support/IntMath.h"
+#include "rules/RuleFamilies.h"
 
 namespace autopart {
 
 namespace {
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-std::vector<int64_t> shapeOf(const Module &m, ValueId v) {
-  TypeId t = m.type(v);
-  return m.types.isTensor(t) ? m.types.shape(t) : std::vector<int64_t>{};
-}
+using rules::shapeOf;
 
 int64_t shardCount(const TensorSharding *s, size_t dim, const Mesh &mesh) {
   return s && dim < s->dims.size() ? s->dims[dim].shardCount(mesh) : 1;

@@ -5,12 +5,11 @@
 #include "export/HaloWindowExchange.h"
 #include "export/ReshapeGroups.h"
 #include "ir/AxisList.h"
+#include "support/IntMath.h"
 
 namespace autopart {
 
 namespace {
-
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 int64_t manualCount(const DimSharding &d, const Mesh &mesh, const std::set<std::string> &manual) {
   int64_t n = 1;

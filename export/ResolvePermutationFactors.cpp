@@ -43,17 +43,14 @@
 #include "rules/OpShardingRuleRegistry.h"
 #include "sim/ReshardPlan.h"
 #include "sim/ShardingMap.h"
+#include "support/IntMath.h"
+#include "rules/RuleFamilies.h"
 
 namespace autopart {
 
 namespace {
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-std::vector<int64_t> shapeOf(const Module &m, ValueId v) {
-  TypeId t = m.type(v);
-  return m.types.isTensor(t) ? m.types.shape(t) : std::vector<int64_t>{};
-}
+using rules::shapeOf;
 
 
 class Resolver {
