@@ -73,15 +73,6 @@ const std::set<std::string> &knownOptions() {
   return k;
 }
 
-bool runNamed(const std::string &step, Module &m, const PassOptions &o, Diagnostics &diags) {
-  const PassInfo *pass = lookupPass(step);
-  if (!pass) {
-    diags.error(std::string(kName) + ": step '-" + step + "' is not part of this build");
-    return false;
-  }
-  return pass->run(m, o, diags) && !diags.hasErrors();
-}
-
 PassOptions with(std::initializer_list<std::pair<const char *, bool>> entries) {
   PassOptions o;
   for (const auto &[key, value] : entries) o.values[key] = value ? "true" : "false";
@@ -104,7 +95,7 @@ bool run(Module &m, const PassOptions &o, Diagnostics &diags) {
   bool edges = o.getBool("dump-propagation-edges", false);
   PassOptions none;
   auto step = [&](const std::string &name, const PassOptions &stepOptions) {
-    return runNamed(name, m, stepOptions, diags);
+    return runPipelineStep(kName, name, m, stepOptions, diags);
   };
   if (!step("sdy-sink-func-data-flow-edges", none) ||
       !step("sdy-unflatten-call-graph", with({{"dedup-functions-fully", o.getBool("dedup-functions-fully", false)}})) ||

@@ -16,14 +16,8 @@ const std::vector<std::string> &importPipelineSteps() {
 namespace {
 
 bool runImportPipeline(Module &m, const PassOptions &opts, Diagnostics &diags) {
-  for (const std::string &name : importPipelineSteps()) {
-    const PassInfo *pass = lookupPass(name);
-    if (!pass) {
-      diags.error("sdy-import-pipeline: pass '" + name + "' is not registered");
-      return false;
-    }
-    if (!pass->run(m, opts, diags) || diags.hasErrors()) return false;
-  }
+  for (const std::string &name : importPipelineSteps())
+    if (!runPipelineStep("sdy-import-pipeline", name, m, opts, diags)) return false;
   return true;
 }
 

@@ -19,6 +19,16 @@ const PassInfo *lookupPass(const std::string &name) {
   return it == registry().end() ? nullptr : &it->second;
 }
 
+bool runPipelineStep(const std::string &pipeline, const std::string &step, Module &m, const PassOptions &o,
+                     Diagnostics &diags) {
+  const PassInfo *pass = lookupPass(step);
+  if (!pass) {
+    diags.error(pipeline + ": step '-" + step + "' is not part of this build");
+    return false;
+  }
+  return pass->run(m, o, diags) && !diags.hasErrors();
+}
+
 std::vector<const PassInfo *> allPasses() {
   std::vector<const PassInfo *> out;
   for (auto &[_, info] : registry()) out.push_back(&info);

@@ -37,6 +37,11 @@ struct PassInfo {
 };
 
 const PassInfo *lookupPass(const std::string &name);
+// Runs the registered pass `step` as part of `pipeline`: pipelines name their
+// steps so the stages that own them stay separate (no upward includes); a
+// step missing from the build is an error naming the pipeline and the step.
+bool runPipelineStep(const std::string &pipeline, const std::string &step, Module &m, const PassOptions &o,
+                     Diagnostics &diags);
 std::vector<const PassInfo *> allPasses();
 
 struct PassRegistration {

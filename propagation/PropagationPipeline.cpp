@@ -48,15 +48,6 @@ namespace {
 
 constexpr const char *kName = "sdy-propagation-pipeline";
 
-bool runNamed(const std::string &step, Module &m, const PassOptions &o, Diagnostics &diags) {
-  const PassInfo *pass = lookupPass(step);
-  if (!pass) {
-    diags.error(std::string(kName) + ": step '-" + step + "' is not part of this build");
-    return false;
-  }
-  return pass->run(m, o, diags) && !diags.hasErrors();
-}
-
 // Shardy's propagation options that only the export pipeline reads, under
 // the export pipeline's names.
 const std::set<std::string> &exportOnlyOptions() {
@@ -97,9 +88,9 @@ bool runPropagationPipeline(Module &m, const PassOptions &o, Diagnostics &diags,
     if (!exportOnlyOptions().count(key)) propagation.values[key] = value;
   std::optional<PropagationOptions> options = propagationPassOptions(propagation, PropagationPass::Pipeline, diags);
   if (!options) return false;
-  if (!runNamed("sdy-import-pipeline", m, propagation, diags)) return false;
+  if (!runPipelineStep(kName, "sdy-import-pipeline", m, propagation, diags)) return false;
   if (!UserPriorityPropagation(m, *options, diags).run(stats)) return false;
-  return runNamed("sdy-export-pipeline", m, exportOptions(o, insertExplicitReshards), diags);
+  return runPipelineStep(kName, "sdy-export-pipeline", m, exportOptions(o, insertExplicitReshards), diags);
 }
 
 namespace {
