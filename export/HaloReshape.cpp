@@ -11,13 +11,6 @@ namespace autopart {
 
 namespace {
 
-int64_t manualCount(const DimSharding &d, const Mesh &mesh, const std::set<std::string> &manual) {
-  int64_t n = 1;
-  for (const AxisRef &a : d.axes)
-    if (manual.count(a.name)) n *= a.size(mesh);
-  return n;
-}
-
 // The exchange for the single input dimension `dim` of split group `g`:
 // which input shard holds the start and the end of each output tile.
 DimExchange splitExchange(const ReshapeGroup &g, int64_t dim, int64_t count, const std::vector<int64_t> &inShape,
@@ -56,7 +49,7 @@ DimExchange splitExchange(const ReshapeGroup &g, int64_t dim, int64_t count, con
     sources.push_back({first, first == -1 ? 0 : start - first * tile});
   }
   ex.canUseHalo = ex.leftHops <= 1 && ex.rightHops <= 1;
-  int64_t sIn = paddedIn[size_t(dim)] / manualCount(in.dims[size_t(dim)], mesh, manual);
+  int64_t sIn = paddedIn[size_t(dim)] / manualShardCount(in.dims[size_t(dim)], mesh, manual);
   for (int64_t t = 0; t < count; ++t) {
     auto [source, offset] = sources[size_t(t)];
     int64_t hop = ex.leftHops + (source == -1 ? t : source) - t;
@@ -143,7 +136,7 @@ HaloOutcome resolveReshapeByHalo(Module &m, ShardingMap &map, ChannelIds &channe
   TensorSharding localOut = withoutAxes(out, manual);
   auto post = [&](OpPlacer &inside, ValueId v, ValueId, const std::vector<int64_t> &) {
     std::vector<int64_t> local = paddedOut;
-    for (size_t d = 0; d < local.size(); ++d) local[d] /= manualCount(out.dims[d], mesh, manual);
+    for (size_t d = 0; d < local.size(); ++d) local[d] /= manualShardCount(out.dims[d], mesh, manual);
     return inside.value("stablehlo.reshape", {v}, m.types.tensor(local, element), {}, &localOut);
   };
   ValueId exchanged = haloWindowExchange(at, channels, padded, padding, m.types.tensor(paddedResult, element), in,

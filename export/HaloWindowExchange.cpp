@@ -6,14 +6,14 @@
 
 namespace autopart {
 
-namespace {
-
-int64_t manualCount(const DimSharding &d, const Mesh &mesh, const std::set<std::string> &manual) {
+int64_t manualShardCount(const DimSharding &d, const Mesh &mesh, const std::set<std::string> &manual) {
   int64_t n = 1;
   for (const AxisRef &a : d.axes)
     if (manual.count(a.name)) n *= a.size(mesh);
   return n;
 }
+
+namespace {
 
 TypeId scalarI64(Module &m) { return m.types.tensor({}, m.types.scalar("i64")); }
 
@@ -211,10 +211,10 @@ ValueId haloWindowExchange(OpPlacer &at, ChannelIds &channels, ValueId divisible
   Module &m = at.m;
   TypeId element = m.types.elementType(m.type(divisibleInput));
   std::vector<int64_t> localShape = plan.divisibleShape;
-  for (size_t d = 0; d < localShape.size(); ++d) localShape[d] /= manualCount(in.dims[d], mesh, plan.manual);
+  for (size_t d = 0; d < localShape.size(); ++d) localShape[d] /= manualShardCount(in.dims[d], mesh, plan.manual);
   std::vector<int64_t> localResult = m.types.shape(paddedResult);
   for (size_t d = 0; d < localResult.size() && d < out.dims.size(); ++d)
-    localResult[d] /= manualCount(out.dims[d], mesh, plan.manual);
+    localResult[d] /= manualShardCount(out.dims[d], mesh, plan.manual);
 
   std::vector<AttrId> axisNames;
   for (const MeshAxis &a : mesh.axes)

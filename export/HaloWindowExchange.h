@@ -61,6 +61,10 @@ struct DataExchange {
 
 // Plans one dimension of `inputSize` elements cut into `count` shards of
 // `sIn` (after padding to whole shards).
+// Pieces dimension `d` is cut into by the manual axes alone (the local size
+// inside a manual computation over `manual` is the padded size over this).
+int64_t manualShardCount(const DimSharding &d, const Mesh &mesh, const std::set<std::string> &manual);
+
 DimExchange planDimExchange(int64_t count, int64_t sIn, int64_t sOut, int64_t footprint, int64_t padLow,
                             int64_t baseDilation, int64_t inputSize);
 
