@@ -8,15 +8,8 @@
 namespace autopart {
 namespace {
 
-Mesh meshOf(std::vector<MeshAxis> axes, std::vector<int64_t> ids = {}) {
-  Mesh m;
-  m.axes = std::move(axes);
-  m.deviceIds = std::move(ids);
-  return m;
-}
-
 TEST(HaloExchangeTest, ShiftPairsMoveAlongTheDimensionAxes) {
-  Mesh mesh = meshOf({{"a", 2}, {"b", 2}});
+  Mesh mesh{{{"a", 2}, {"b", 2}}, {}};
   // One shard further along "a": a=0 devices send to a=1 devices.
   EXPECT_EQ(shiftPairs(mesh, {AxisRef{"a"}}, 1), (std::vector<int64_t>{0, 2, 1, 3}));
   // One shard back along "b".
@@ -27,18 +20,18 @@ TEST(HaloExchangeTest, ShiftPairsMoveAlongTheDimensionAxes) {
 
 TEST(HaloExchangeTest, ShiftPairsOnSubAxesAndDeviceIds) {
   // "a":(2)2 of "a"=4 steps devices by 2 (with "b"=2 minor): 0 -> 2, 1 -> 3, 4 -> 6, 5 -> 7.
-  Mesh mesh = meshOf({{"a", 4}, {"b", 2}});
+  Mesh mesh{{{"a", 4}, {"b", 2}}, {}};
   EXPECT_EQ(shiftPairs(mesh, {AxisRef{"a", 2, 2}}, 1), (std::vector<int64_t>{0, 2, 1, 3, 4, 6, 5, 7}));
   // Explicit device ids are sent between, not logical indices.
-  Mesh custom = meshOf({{"x", 2}}, {1, 0});
+  Mesh custom{{{"x", 2}}, {1, 0}};
   EXPECT_EQ(shiftPairs(custom, {AxisRef{"x"}}, 1), (std::vector<int64_t>{1, 0}));
 }
 
 TEST(HaloExchangeTest, ReversedMeshFlipsOnlyTheGivenAxes) {
-  Mesh mesh = meshOf({{"a", 2}, {"b", 2}});
+  Mesh mesh{{{"a", 2}, {"b", 2}}, {}};
   EXPECT_EQ(reversedMesh(mesh, {AxisRef{"a"}}).deviceIds, (std::vector<int64_t>{2, 3, 0, 1}));
   EXPECT_EQ(reversedMesh(mesh, {AxisRef{"a"}, AxisRef{"b"}}).deviceIds, (std::vector<int64_t>{3, 2, 1, 0}));
-  Mesh abc = meshOf({{"a", 2}, {"b", 2}, {"c", 4}});
+  Mesh abc{{{"a", 2}, {"b", 2}, {"c", 4}}, {}};
   // "c":(2)2 flips pairs of devices within each group of 4.
   std::vector<int64_t> ids = reversedMesh(abc, {AxisRef{"c", 2, 2}}).deviceIds;
   EXPECT_EQ(std::vector<int64_t>(ids.begin(), ids.begin() + 4), (std::vector<int64_t>{1, 0, 3, 2}));

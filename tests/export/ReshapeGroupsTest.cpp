@@ -7,12 +7,6 @@
 namespace autopart {
 namespace {
 
-Mesh meshOf(std::vector<MeshAxis> axes) {
-  Mesh m;
-  m.axes = std::move(axes);
-  return m;
-}
-
 AxisRef full(const std::string &name) { return AxisRef{name}; }
 AxisRef sub(const std::string &name, int64_t pre, int64_t size) { return AxisRef{name, pre, size}; }
 
@@ -46,7 +40,7 @@ TEST(ReshapeGroupsTest, SizeOneDimensionsKeepAGroupPassThrough) {
 }
 
 TEST(ReshapeGroupsTest, IndivisibleDimensionsOnEitherSide) {
-  Mesh mesh = meshOf({{"a", 4}});
+  Mesh mesh{{{"a", 4}}, {}};
   ReshapeGroup g = reshapeGroups({6, 2}, {3, 2, 2})[0];
   EXPECT_TRUE(groupHasIndivisibleDim(g, {6, 2}, sharding({{full("a")}, {}}), {3, 2, 2},
                                      sharding({{}, {}, {}}), mesh));
@@ -56,7 +50,7 @@ TEST(ReshapeGroupsTest, IndivisibleDimensionsOnEitherSide) {
 }
 
 TEST(ReshapeGroupsTest, PaddedTilesThatLineUpAreLocal) {
-  Mesh mesh = meshOf({{"a", 4}});
+  Mesh mesh{{{"a", 4}}, {}};
   // "a" steps ceil(6/4)*2 = 4 elements on both sides.
   EXPECT_TRUE(shardingLocalAcrossReshape({6, 2}, sharding({{full("a")}, {}}), {3, 2, 2},
                                          sharding({{full("a")}, {}, {}}), mesh));
@@ -66,7 +60,7 @@ TEST(ReshapeGroupsTest, PaddedTilesThatLineUpAreLocal) {
 }
 
 TEST(ReshapeGroupsTest, SubAxesAreComparedPieceByPiece) {
-  Mesh mesh = meshOf({{"a", 4}});
+  Mesh mesh{{{"a", 4}}, {}};
   // 4x4 -> 2x2x4 with "a" split as (1)2 and (2)2: steps 8 and 4 on both sides.
   EXPECT_TRUE(shardingLocalAcrossReshape({4, 4}, sharding({{full("a")}, {}}), {2, 2, 4},
                                          sharding({{sub("a", 1, 2)}, {sub("a", 2, 2)}, {}}), mesh));
