@@ -201,7 +201,8 @@ SearchResult searchProgram(const SearchRequest &request, Diagnostics &diags) {
   j["names"] = finalProblem.names.names.size();
   j["input_shardings"] = {{"user", completion.userShardings},
                           {"propagated", completion.propagated},
-                          {"updates", completion.propagation.updates}};
+                          {"updates", completion.propagation.updates},
+                          {"per_use_values", completion.perUseValues}};
   j["actions"] = buildActionSpace(finalProblem).size();
   j["levers"] = leverProgram ? formatLevers(leverProgram->config) : "none";
   if (leverProgram) j["levers_summary"] = leverProgram->result.summary;

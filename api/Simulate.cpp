@@ -135,7 +135,8 @@ std::optional<SimulatedProgram> simulateProgramKeeping(const SimulateRequest &re
   result.report = simulationReport(*m, shardings, device, reportOptions);
   result.report["input_shardings"] = {{"user", completion.userShardings},
                                       {"propagated", completion.propagated},
-                                      {"updates", completion.propagation.updates}};
+                                      {"updates", completion.propagation.updates},
+                                      {"per_use_values", completion.perUseValues}};
   result.module = std::move(m);
   result.shardings = std::move(shardings);
   return result;

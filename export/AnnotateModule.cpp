@@ -1,5 +1,7 @@
 #include "export/AnnotateModule.h"
 
+#include "import/CallGraph.h"
+
 namespace autopart {
 
 void setModuleMesh(Module &m, const std::string &name, const Mesh &mesh) {
@@ -97,19 +99,24 @@ void writeOpShardings(Module &m, OpId op, const std::string &meshName,
 void annotatePlan(Module &m, OpId func, const Mesh &mesh, const AnnotateOptions &opts,
                   const std::function<const TensorSharding *(ValueId)> &sharding) {
   setModuleMesh(m, opts.meshName, mesh);
-  FuncView f{m, func};
   // A value the plan leaves unsharded is replicated by decision (a carried
   // parameter returned as it came in): every result gets its sharding.
   const TensorSharding replicated = TensorSharding::closed(opts.meshName, 0);
-  std::vector<const TensorSharding *> results(f.numResults(), nullptr);
-  if (OpId ret = f.returnOp(); ret != kNone)
-    for (uint32_t i = 0; i < m.numOperands(ret) && i < results.size(); ++i) {
-      const TensorSharding *s = sharding(m.operand(ret, i));
-      results[i] = s ? s : &replicated;
-    }
-  annotateOps(m, func, opts.meshName, sharding);
-  annotateFunction(
-      m, func, mesh, opts, [&](size_t i) { return sharding(f.args()[i]); }, [&](size_t i) { return results[i]; });
+  // The functions `func` calls are part of the plan: XLA turns each call
+  // into a copy of its callee and propagates into it, so a callee left
+  // unannotated would be sharded by XLA, not as the plan priced it.
+  for (OpId f : reachableFunctions(m, func)) {
+    FuncView view{m, f};
+    std::vector<const TensorSharding *> results(view.numResults(), nullptr);
+    if (OpId ret = view.returnOp(); ret != kNone)
+      for (uint32_t i = 0; i < m.numOperands(ret) && i < results.size(); ++i) {
+        const TensorSharding *s = sharding(m.operand(ret, i));
+        results[i] = s ? s : &replicated;
+      }
+    annotateOps(m, f, opts.meshName, sharding);
+    annotateFunction(
+        m, f, mesh, opts, [&](size_t i) { return sharding(view.args()[i]); }, [&](size_t i) { return results[i]; });
+  }
 }
 
 }  // namespace autopart

@@ -44,9 +44,10 @@ void annotateOps(Module &m, OpId func, const std::string &meshName,
 void writeOpShardings(Module &m, OpId op, const std::string &meshName,
                       const std::function<const TensorSharding *(ValueId)> &sharding);
 
-// All of the above for a plan of `func`: the mesh, every op's results, the
-// arguments, and the results as the values returned (`sharding(v)`: a
-// value's sharding or null: replicated, written as such on results too).
+// All of the above for a plan of `func` and of every function it calls
+// (directly or not): the mesh, every op's results, the arguments, and the
+// results as the values returned (`sharding(v)`: a value's sharding or
+// null: replicated, written as such on results too).
 void annotatePlan(Module &m, OpId func, const Mesh &mesh, const AnnotateOptions &opts,
                   const std::function<const TensorSharding *(ValueId)> &sharding);
 

@@ -3,6 +3,7 @@
 #include "asm/Parser.h"
 #include "asm/Printer.h"
 #include "export/AnnotateModule.h"
+#include "import/CallGraph.h"
 #include "ir/ValueSharding.h"
 #include "propagation/CompleteShardings.h"
 #include "sim/ShardingMap.h"
@@ -24,9 +25,11 @@ bool differs(const TensorSharding *planned, const TensorSharding *got) {
   return false;
 }
 
+// The ops of `func` and of the functions it calls: XLA propagates into
+// callees as into the caller (each call becomes a copy of its callee).
 std::vector<OpId> opsInWalkOrder(const Module &m, OpId func) {
   std::vector<OpId> ops;
-  m.walk(func, [&](OpId op) { ops.push_back(op); });
+  for (OpId f : reachableFunctions(m, func)) m.walk(f, [&](OpId op) { ops.push_back(op); });
   return ops;
 }
 

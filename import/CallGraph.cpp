@@ -21,7 +21,21 @@ void visit(const Module &m, OpId func, std::unordered_set<OpId> &seen, std::vect
   out.push_back(func);
 }
 
+void visitPreOrder(const Module &m, OpId func, std::unordered_set<OpId> &seen, std::vector<OpId> &out) {
+  if (!seen.insert(func).second) return;
+  out.push_back(func);
+  for (OpId call : callsIn(m, func))
+    if (OpId callee = m.lookupFunc(m.attr(call, "callee")); callee != kNone) visitPreOrder(m, callee, seen, out);
+}
+
 }  // namespace
+
+std::vector<OpId> reachableFunctions(const Module &m, OpId root) {
+  std::unordered_set<OpId> seen;
+  std::vector<OpId> out;
+  if (root != kNone) visitPreOrder(m, root, seen, out);
+  return out;
+}
 
 std::vector<OpId> callGraphPostOrder(const Module &m) {
   std::unordered_set<OpId> seen;

@@ -3,6 +3,7 @@
 //
 //   @main calls @foo and @bar, @foo calls @bar
 //   callGraphPostOrder -> [@bar, @foo, @main]
+//   reachableFunctions(@main) -> [@main, @foo, @bar]
 #pragma once
 
 #include <vector>
@@ -18,5 +19,9 @@ std::vector<OpId> callsIn(const Module &m, OpId root);
 // the functions in module order, callees in call order); a cycle is cut
 // where it closes.
 std::vector<OpId> callGraphPostOrder(const Module &m);
+
+// `root` and every function it calls, directly or not, each once, a caller
+// before the functions it calls first (depth first, callees in call order).
+std::vector<OpId> reachableFunctions(const Module &m, OpId root);
 
 }  // namespace autopart

@@ -2,6 +2,9 @@
 
 #include "propagation/PropagationPipeline.h"
 
+#include <span>
+#include <unordered_map>
+
 namespace autopart {
 
 namespace {
@@ -69,9 +72,17 @@ bool completeShardingsAsXla(Module &m, Diagnostics &diags, CompletionStats *stat
     }
     return true;
   }
+  // The pipeline turns each call into a named computation holding a copy of
+  // the callee and back into a call of a (perhaps new) function: the call
+  // keeps its origin, and the callee it had then says whose arguments the
+  // new callee's stand for.
+  std::unordered_map<OpId, OpId> calleeOf;
   if (copies)
-    for (OpId op : liveOps(m))
+    for (OpId op : liveOps(m)) {
       if (op != m.top && (m.numResults(op) || m.numRegions(op))) m.setAttr(op, kOrigin, m.attrs.integer(op));
+      if (m.isa(op, "func.call"))
+        if (OpId callee = m.lookupFunc(m.attr(op, "callee")); callee != kNone) calleeOf.emplace(op, callee);
+    }
   s.propagated = true;
   // Reshards stay implicit (PropagationPipeline.h): the callers price and
   // plan the user's own ops, whose reshards the simulator derives. Meshes
@@ -86,7 +97,14 @@ bool completeShardingsAsXla(Module &m, Diagnostics &diags, CompletionStats *stat
     AttrId origin = m.attr(op, kOrigin);
     if (origin == kNoAttr) continue;
     m.removeAttr(op, kOrigin);
-    mapValues(m, OpId(m.attrs.get(origin).intValue), op, *copies);
+    OpId original = OpId(m.attrs.get(origin).intValue);
+    mapValues(m, original, op, *copies);
+    auto callee = calleeOf.find(original);
+    if (callee == calleeOf.end() || !m.isa(op, "func.call")) continue;
+    OpId now = m.lookupFunc(m.attr(op, "callee"));
+    if (now == kNone || now == callee->second) continue;  // still its own callee: mapped with it
+    std::span<const ValueId> from = FuncView{m, callee->second}.args(), to = FuncView{m, now}.args();
+    for (size_t i = 0; i < std::min(from.size(), to.size()); ++i) (*copies)[from[i]].push_back(to[i]);
   }
   return ok;
 }

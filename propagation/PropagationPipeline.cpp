@@ -5,13 +5,19 @@
 //                               removed, constants split, data-flow edges
 //                               added, constraints applied, sharding groups
 //                               imported)
+//   -sdy-import-func-calls,    (each call becomes a named computation
+//   symbol-dce,                 holding a copy of its callee, with data-flow
+//   -sdy-pre-order-funcs        edges; callees left uncalled are erased;
+//                               callers first)
 //   user-priority propagation  (p0 first, each round an op-priority
 //                               propagation with the aggressive factor
 //                               strategy, UserPriorityPropagation.h)
+//   -sdy-export-named-computations (the computations become calls of
+//                               functions again, one per computation)
 //   -sdy-export-pipeline       (export/ExportPipeline.cpp, the one list of
 //                               export steps: call-boundary edges sunk, the
-//                               call graph unflattened and dead functions
-//                               erased, constants merged, edges sunk,
+//                               call graph unflattened (copies sharded alike
+//                               merged) and dead functions erased, constants merged, edges sunk,
 //                               constraints to reshards, closed shardings,
 //                               explicit reshards, meshes inlined)
 //
@@ -89,7 +95,15 @@ bool runPropagationPipeline(Module &m, const PassOptions &o, Diagnostics &diags,
   std::optional<PropagationOptions> options = propagationPassOptions(propagation, PropagationPass::Pipeline, diags);
   if (!options) return false;
   if (!runPipelineStep(kName, "sdy-import-pipeline", m, propagation, diags)) return false;
+  // Calls become named computations holding a copy of the callee, so that
+  // propagation crosses them and each call site of a function may shard it
+  // its own way; symbol-dce then erases the callees nothing calls any more.
+  for (const char *step : {"sdy-import-func-calls", "symbol-dce", "sdy-pre-order-funcs"})
+    if (!runPipelineStep(kName, step, m, PassOptions{}, diags)) return false;
   if (!UserPriorityPropagation(m, *options, diags).run(stats)) return false;
+  // Back to functions and calls before the export (copies sharded alike are
+  // merged again by its -sdy-unflatten-call-graph).
+  if (!runPipelineStep(kName, "sdy-export-named-computations", m, PassOptions{}, diags)) return false;
   return runPipelineStep(kName, "sdy-export-pipeline", m, exportOptions(o, insertExplicitReshards), diags);
 }
 

@@ -89,5 +89,19 @@ func.func @main() { func.call @a() : () -> () return })",
   EXPECT_LT(out.find("func.func @a"), out.find("func.func @b"));
 }
 
+TEST(CallGraph, ReachableFunctionsFromARootCallersFirst) {
+  std::unique_ptr<Module> m = testing::parse(R"(
+func.func @unused() { func.call @b() : () -> () return }
+func.func @main() { func.call @a() : () -> () func.call @b() : () -> () return }
+func.func @a() { func.call @b() : () -> () return }
+func.func @b() { func.call @a() : () -> () return })");
+  ASSERT_TRUE(m);
+  std::vector<std::string> names;
+  for (OpId f : reachableFunctions(*m, m->functions()[1])) names.emplace_back(FuncView{*m, f}.name());
+  // Each once although @a and @b call each other; @unused is not reached.
+  EXPECT_EQ(names, (std::vector<std::string>{"main", "a", "b"}));
+  EXPECT_TRUE(reachableFunctions(*m, kNone).empty());
+}
+
 }  // namespace
 }  // namespace autopart

@@ -209,10 +209,13 @@ func.func @main(%a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"dat
   EXPECT_EQ(original[v1]->str(), "#sdy.sharding<@mesh, [{}, {\"model\"}]>");
 }
 
-// The export steps unflatten the call graph: @f_0, a copy of @f sharded
-// alike, is merged into @f and erased, and so is @unused. The values of the
-// erased functions have no copy left (XLA runs none of their ops); the
-// calls and @f keep theirs, and the second call now goes to @f.
+// Each call becomes a named computation holding a copy of its callee, and
+// a call of a new function again after propagation; the export steps then
+// unflatten the call graph: the two copies of @f, sharded alike, are merged
+// into one @f, and @unused is erased. Each call maps to the call that
+// replaced it; the arguments of @f and @f_0 both map to the merged @f's (XLA
+// runs it for both calls); @f's negate maps to the merged @f's, while the
+// copy merged away and @unused's ops have none left (XLA runs none of them).
 TEST(CompleteShardings, MapsTheInputsValuesThroughAnUnflattenedCallGraph) {
   std::unique_ptr<Module> m = parse(R"(
 sdy.mesh @mesh = <["a"=2]>
@@ -243,17 +246,30 @@ func.func private @unused(%y: tensor<8xf32>) -> tensor<8xf32> {
     return m->result(ops[0]);
   };
   ValueId call = firstResult(funcs[0]), fNeg = firstResult(funcs[1]), f0Neg = firstResult(funcs[2]);
-  ValueId f0Arg = FuncView{*m, funcs[2]}.args()[0], unusedAbs = firstResult(funcs[3]);
+  ValueId fArg = FuncView{*m, funcs[1]}.args()[0], f0Arg = FuncView{*m, funcs[2]}.args()[0];
+  ValueId unusedAbs = firstResult(funcs[3]);
   Diagnostics diags;
   ValueCopies copies;
   ASSERT_TRUE(completeShardingsAsXla(*m, diags, nullptr, &copies)) << diags.errorText();
-  ASSERT_EQ(m->functions().size(), 2u);
-  EXPECT_EQ(copies[call], std::vector<ValueId>{call});
-  EXPECT_EQ(copies[fNeg], std::vector<ValueId>{fNeg});
+  std::string out = printModule(*m);
+  std::vector<OpId> now = m->functions();
+  ASSERT_EQ(now.size(), 2u) << out;
+  EXPECT_NE(out.find("%1 = call @f(%arg0)"), std::string::npos) << out;
+  OpId mainNow = now[0], fNow = now[1];
+  ASSERT_EQ(FuncView(*m, fNow).name(), "f") << out;
+  ValueId fNowArg = FuncView{*m, fNow}.args()[0];
+  EXPECT_EQ(copies[call], std::vector<ValueId>{firstResult(mainNow)});
+  EXPECT_EQ(copies[fNeg], std::vector<ValueId>{firstResult(fNow)});
+  EXPECT_EQ(copies[fArg], std::vector<ValueId>{fNowArg});
+  EXPECT_EQ(copies[f0Arg], std::vector<ValueId>{fNowArg});
   EXPECT_TRUE(copies[f0Neg].empty());
-  EXPECT_TRUE(copies[f0Arg].empty());
   EXPECT_TRUE(copies[unusedAbs].empty());
-  EXPECT_NE(printModule(*m).find("%1 = call @f(%arg0)"), std::string::npos) << printModule(*m);
+  // The propagated sharding reaches the callee through either call.
+  ShardingVector original = shardingsOfOriginals(copies, [&](ValueId v) { return valueSharding(*m, v); });
+  ASSERT_TRUE(original[fArg]);
+  EXPECT_EQ(original[fArg]->str(), "#sdy.sharding<@mesh, [{\"a\"}]>");
+  ASSERT_TRUE(original[fNeg]);
+  EXPECT_EQ(original[fNeg]->str(), "#sdy.sharding<@mesh, [{\"a\"}]>");
 }
 
 }  // namespace

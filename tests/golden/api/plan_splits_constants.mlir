@@ -5,7 +5,7 @@
 // The pipeline's copies end up with different shardings, which one value
 // of the user's program cannot carry: the plan leaves %c open, so XLA
 // splits it again and shards each copy from its user. The report counts the
-// completion.
+// completion, and %c as the one value XLA shards per use.
 //
 // RUN: autopart plan %s --tactics remat:none -o - | FileCheck %s --check-prefix=PLAN
 // RUN: autopart-opt -sdy-propagation-pipeline %s | FileCheck %s --check-prefix=XLA
@@ -22,6 +22,7 @@
 // XLA-NEXT: stablehlo.multiply %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<mesh<["data"=2, "model"=4]>, [{}, {"model"}]>]>}
 
 // SIM:      "input_shardings": {
+// SIM-NEXT:   "per_use_values": 1,
 // SIM-NEXT:   "propagated": true,
 // SIM-NEXT:   "updates": {{[1-9][0-9]*}},
 // SIM-NEXT:   "user": 2

@@ -13,11 +13,13 @@ sdy.mesh @mesh = <["a"=2, "b"=2]>
 
 // Symbol DCE runs after unflattening: a private function without callers
 // is erased, and so is what only it called; a public one stays (it is an
-// entry point).
+// entry point). -sdy-pre-order-funcs, which runs before propagation, has
+// put the functions callers first (reversed post-order: @uncalled_public,
+// the last root, comes first).
+// CHECK-LABEL: func.func @uncalled_public(
 // CHECK-LABEL: func.func @erases_uncalled_private_functions(
 // CHECK:         call @used(
 // CHECK:       func.func private @used(
-// CHECK:       func.func @uncalled_public(
 // CHECK-NOT:   @dead
 func.func @erases_uncalled_private_functions(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8x8xf32> {
   %0 = call @used(%arg0) : (tensor<8x8xf32>) -> tensor<8x8xf32>
@@ -88,7 +90,7 @@ sdy.mesh @mesh = <["a"=2, "b"=2]>
 // CHECK-NOT:   @bar_1
 // CHECK-NOT:   sdy.original_func_name
 // DEDUP-LABEL: func.func @keeps_copies_sharded_differently(
-// DEDUP:         call @[[F:bar(_[01])?]](
+// DEDUP:         call @[[F:bar(_[0-9])?]](
 // DEDUP:         call @[[F]](
 // DEDUP:         call @[[F]](
 // DEDUP:       func.func private @[[F]](%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<mesh<["a"=2, "b"=2]>, [{"b"}, {}]>})
@@ -119,24 +121,25 @@ func.func private @bar_1(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m
 
 sdy.mesh @mesh = <["a"=2, "b"=2]>
 
-// Function data-flow edges the input carries (-sdy-add-func-data-flow-edges)
-// carry propagation across the call; -sdy-sink-func-data-flow-edges then
-// hands each edge's sharding to the value it sits on: the callee's argument
-// and the call's result, and no edge is left.
-// CHECK-LABEL: func.func @sinks_func_data_flow_edges(
+// Calls are crossed both ways: -sdy-import-func-calls turns the call into
+// a named computation holding @baz's body, whose data-flow edges carry the
+// negate's sharding back to the caller's argument and forward to the call's
+// result and the abs; -sdy-export-named-computations turns it back into a
+// call of @baz, with the computation's in_shardings as @baz's argument
+// sharding (docs/sdy_import_passes.md, sdy_export_passes.md).
+// CHECK-LABEL: func.func @propagates_across_calls(
+// CHECK-SAME:    %arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<mesh<["a"=2, "b"=2]>, [{"a"}, {}]>}
 // CHECK-NEXT:    %[[CALL:.*]] = call @baz(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<mesh<["a"=2, "b"=2]>, [{"a"}, {}]>]>}
 // CHECK-NEXT:    stablehlo.abs %[[CALL]] {sdy.sharding = #sdy.sharding_per_value<[<mesh<["a"=2, "b"=2]>, [{"a"}, {}]>]>}
 // CHECK:       func.func private @baz(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<mesh<["a"=2, "b"=2]>, [{"a"}, {}]>})
-// CHECK-NOT:   sdy.func_data_flow_edge
-func.func @sinks_func_data_flow_edges(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+// CHECK-NOT:   sdy.named_computation
+func.func @propagates_across_calls(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %0 = call @baz(%arg0) : (tensor<8x8xf32>) -> tensor<8x8xf32>
-  %1 = sdy.func_data_flow_edge %0 : tensor<8x8xf32>
-  %2 = stablehlo.abs %1 : tensor<8x8xf32>
-  return %2 : tensor<8x8xf32>
+  %1 = stablehlo.abs %0 : tensor<8x8xf32>
+  return %1 : tensor<8x8xf32>
 }
 
 func.func private @baz(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
-  %0 = sdy.func_data_flow_edge %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>} : tensor<8x8xf32>
-  %1 = stablehlo.negate %0 : tensor<8x8xf32>
-  return %1 : tensor<8x8xf32>
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>} : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
 }
