@@ -21,12 +21,6 @@ bool isTerminator(const Module &m, OpId op) {
   return n == "func.return" || n == "stablehlo.return" || n == "sdy.return";
 }
 
-OpId nextInBlock(const Module &m, OpId op) {
-  const std::vector<OpId> &ops = m.blocks[m.ops[op].parent].ops;
-  auto it = std::find(ops.begin(), ops.end(), op);
-  return it == ops.end() || it + 1 == ops.end() ? kNone : *(it + 1);
-}
-
 // Where a new op goes: before `before` in `block` (at its end for kNone).
 struct InsertPoint {
   BlockId block;
@@ -101,7 +95,7 @@ private:
   // later call puts its ops before the earlier ones, as Shardy's rewriter
   // does.
   InsertPoint afterValue(ValueId v) const {
-    if (OpId def = m_.definingOp(v); def != kNone) return {m_.ops[def].parent, nextInBlock(m_, def)};
+    if (OpId def = m_.definingOp(v); def != kNone) return {m_.ops[def].parent, m_.nextInBlock(def)};
     BlockId block = m_.values[v].owner;
     const std::vector<OpId> &ops = m_.blocks[block].ops;
     return {block, ops.empty() ? kNone : ops.front()};
@@ -133,7 +127,7 @@ private:
   // read it. Ops made for several results follow each other in result order
   // (Shardy builds them all at one insertion point).
   void insertAfterAndReplace(OpId func, OpId after, OpId created, ValueId v) {
-    m_.insertOp(m_.ops[after].parent, created, nextInBlock(m_, after));
+    m_.insertOp(m_.ops[after].parent, created, m_.nextInBlock(after));
     m_.replaceAllUsesWith(v, m_.result(created), func);
     m_.setOperand(created, 0, v);
   }

@@ -24,20 +24,13 @@ namespace autopart {
 
 namespace {
 
-OpId nextInBlock(const Module &m, OpId op) {
-  const std::vector<OpId> &ops = m.blocks[m.ops[op].parent].ops;
-  for (size_t k = 0; k + 1 < ops.size(); ++k)
-    if (ops[k] == op) return ops[k + 1];
-  return kNone;
-}
-
 // Makes every use of result `r` of `call` read a reshard of it to `target`.
 void reshardAfter(Module &m, OpId func, OpId call, uint32_t r, const TensorSharding &target) {
   ValueId v = m.result(call, r);
   OpId reshard = m.createOp("sdy.reshard", {v}, {m.type(v)}, {{m.names.get("sharding"), m.attrs.sharding(target)}});
   m.ops[reshard].srcOffset = m.ops[call].srcOffset;
   m.ops[reshard].loc = m.ops[call].loc;
-  m.insertOp(m.ops[call].parent, reshard, nextInBlock(m, call));
+  m.insertOp(m.ops[call].parent, reshard, m.nextInBlock(call));
   m.replaceAllUsesWith(v, m.result(reshard), func);
   m.setOperand(reshard, 0, v);
 }

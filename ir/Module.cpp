@@ -142,6 +142,14 @@ void Module::insertOp(BlockId block, OpId op, OpId before) {
   list.insert(it, op);
 }
 
+OpId Module::nextInBlock(OpId op) const {
+  BlockId b = ops[op].parent;
+  if (b == kNone) return kNone;
+  const std::vector<OpId> &list = blocks[b].ops;
+  auto it = std::find(list.begin(), list.end(), op);
+  return it == list.end() || it + 1 == list.end() ? kNone : *(it + 1);
+}
+
 void Module::eraseOp(OpId op) {
   BlockId b = ops[op].parent;
   if (b == kNone) return;

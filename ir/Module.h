@@ -182,6 +182,9 @@ public:
   void insertOp(BlockId block, OpId op, OpId before = kNone);
   // Removes an op from its block; it stays in `ops` but unreachable.
   void eraseOp(OpId op);
+  // The op after `op` in its block (kNone: `op` is the last, or detached),
+  // the `before` that places a new op right after `op`.
+  OpId nextInBlock(OpId op) const;
   // Replaces uses of `from` by `to` in every op nested under `scope`.
   void replaceAllUsesWith(ValueId from, ValueId to, OpId scope);
 

@@ -39,12 +39,6 @@ const TensorSharding *listEntry(const Module &m, OpId op, std::string_view attr,
   return i < all.size() ? &all[i] : nullptr;
 }
 
-OpId nextInBlock(const Module &m, OpId op) {
-  const std::vector<OpId> &ops = m.blocks[m.ops[op].parent].ops;
-  auto it = std::find(ops.begin(), ops.end(), op);
-  return it == ops.end() || it + 1 == ops.end() ? kNone : *(it + 1);
-}
-
 OpId makeEdge(Module &m, ValueId owner, const TensorSharding *sharding, OpId near) {
   std::vector<NamedAttr> attrs;
   if (sharding) attrs.push_back({m.names.get("sharding"), m.attrs.sharding(*sharding)});
@@ -146,7 +140,7 @@ size_t addDataFlowEdges(Module &m) {
         ++added;
       }
     }
-    OpId before = nextInBlock(m, op);
+    OpId before = m.nextInBlock(op);
     for (uint32_t i = 0; i < m.numResults(op); ++i) {
       ValueId r = m.result(op, i);
       if (!shardableType(m, m.type(r))) continue;
