@@ -1,6 +1,7 @@
 #include "sim/CommonFactorSharding.h"
 
 #include <algorithm>
+#include <numeric>
 #include <tuple>
 
 namespace autopart {
@@ -183,7 +184,124 @@ void distributeToBatchingFactors(AxisList axes, const std::vector<TensorFactorSh
   }
 }
 
+// Product of the sizes of every factor's axes, overflow axes included.
+int64_t shardingSizeWithOverflow(const TensorFactorShardings &t, const Mesh &mesh) {
+  int64_t n = 1;
+  for (const FactorSharding &f : t.factors)
+    if (f.present) n *= axesSize(f.axes, mesh) * axesSize(f.overflow, mesh);
+  return n;
+}
+
+// What is left of the (sub-)axis being dealt out.
+struct Piece {
+  std::string name;
+  int64_t pre = 1, size = 1;
+};
+
+std::optional<Piece> pieceAt(const AxisList &axes, size_t i, const Mesh &mesh) {
+  if (i >= axes.size()) return std::nullopt;
+  return Piece{axes[i].name, axisStart(axes[i]), axes[i].size(mesh)};
+}
+
+// Deals `axes` out to the factors of `mapping` (see reshapeOverflowAxes). A
+// factor takes a piece only when they share a divisor > 1, so its local
+// block stays contiguous; a factor whose size is used up takes nothing more.
+TensorFactorShardings dealAxes(const AxisList &axes, const OpShardingRule::TensorFactors &mapping,
+                               const OpShardingRule &rule, const Mesh &mesh) {
+  TensorFactorShardings tfs;
+  tfs.factors.resize(rule.numFactors());
+  std::vector<int32_t> order;
+  for (const OpShardingRule::DimFactors &dim : mapping)
+    for (size_t k = 0; k < dim.size(); ++k) {
+      order.push_back(dim[k]);
+      tfs.factors[size_t(dim[k])].present = true;
+      tfs.factors[size_t(dim[k])].isMinorMost = k + 1 == dim.size();
+    }
+  std::vector<int64_t> left(order.size());
+  for (size_t i = 0; i < order.size(); ++i) left[i] = rule.factorSizes[size_t(order[i])];
+
+  size_t next = 0;
+  std::optional<Piece> piece = pieceAt(axes, next, mesh);
+  while (piece) {
+    bool taken = false;
+    for (size_t i = 0; i < order.size(); ++i) {
+      if (left[i] <= 1) continue;
+      int64_t g = std::gcd(left[i], piece->size);
+      if (g == 1 && piece->size != 1) continue;
+      taken = true;
+      AxisList &dst = tfs.factors[size_t(order[i])].axes;
+      if (piece->size > g) {
+        appendOrMerge(dst, makeAxis(piece->name, piece->pre, g, mesh), mesh);
+        piece->pre *= g;
+        piece->size /= g;
+        left[i] /= g;
+        continue;
+      }
+      appendOrMerge(dst, makeAxis(piece->name, piece->pre, piece->size, mesh), mesh);
+      left[i] /= piece->size;
+      piece = pieceAt(axes, ++next, mesh);
+      break;
+    }
+    if (taken) continue;
+    // No factor can take this piece: it and every later axis are overflow of
+    // the last factor (a tensor without factors simply drops them).
+    if (!order.empty()) {
+      AxisList &overflow = tfs.factors[size_t(order.back())].overflow;
+      for (; piece; piece = pieceAt(axes, ++next, mesh))
+        appendOrMerge(overflow, makeAxis(piece->name, piece->pre, piece->size, mesh), mesh);
+    }
+    break;
+  }
+  return tfs;
+}
+
+// The longest list both start with; where they first differ, the shorter of
+// two (sub-)axes that start together.
+AxisList greatestCommonPrefix(const AxisList &a, const AxisList &b, const Mesh &mesh) {
+  AxisList out;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    if (a[i] == b[i]) {
+      out.push_back(a[i]);
+      continue;
+    }
+    if (axisPrefixOf(a[i], b[i], mesh)) out.push_back(a[i]);
+    else if (axisPrefixOf(b[i], a[i], mesh)) out.push_back(b[i]);
+    break;
+  }
+  return out;
+}
+
 }  // namespace
+
+AxesPerFactor reshapeOverflowAxes(const std::vector<TensorFactorShardings> &tensors,
+                                  const OpShardingRule &rule, const Mesh &mesh) {
+  // The operand wins ties.
+  const TensorFactorShardings &best =
+      shardingSizeWithOverflow(tensors[0], mesh) >= shardingSizeWithOverflow(tensors[1], mesh)
+          ? tensors[0]
+          : tensors[1];
+  AxisList all;
+  for (const FactorSharding &f : best.factors) {
+    if (!f.present) continue;
+    all.insert(all.end(), f.axes.begin(), f.axes.end());
+    all.insert(all.end(), f.overflow.begin(), f.overflow.end());
+  }
+
+  AxesPerFactor common(rule.numFactors());
+  std::vector<bool> seen(rule.numFactors());
+  for (const OpShardingRule::TensorFactors *mapping : {&rule.operands[0], &rule.results[0]}) {
+    // Laid out and projected again, a side keeps only what its dimensions
+    // can show: a dimension stops at a factor that is not fully sharded.
+    TensorSharding laid = toTensorSharding(dealAxes(all, *mapping, rule, mesh), *mapping, rule, "", mesh);
+    TensorFactorShardings again = projectTensor(&laid, *mapping, rule, mesh);
+    for (size_t f = 0; f < rule.numFactors(); ++f) {
+      if (!again.has(f)) continue;
+      common[f] = seen[f] ? greatestCommonPrefix(common[f], again.factors[f].axes, mesh) : again.factors[f].axes;
+      seen[f] = true;
+    }
+  }
+  return common;
+}
 
 std::optional<AxesPerFactor> compatibleFactorShardings(
     const std::vector<TensorFactorShardings> &tensors, const OpShardingRule &rule,

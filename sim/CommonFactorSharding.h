@@ -18,6 +18,10 @@
 //
 // An op with one non-scalar operand and one non-scalar result keeps the
 // sharding of the bigger (then more sharded) tensor and reshards the other.
+//
+// A reshape whose operand or result has overflow axes (an axis that does not
+// divide what is left of a factor) is settled differently, see
+// `reshapeOverflowAxes`.
 #pragma once
 
 #include <optional>
@@ -39,5 +43,30 @@ std::optional<AxesPerFactor> compatibleFactorShardings(
 AxesPerFactor findCommonAxes(const std::vector<TensorFactorShardings> &tensors,
                              const OpShardingRule &rule, size_t numOperands,
                              const std::vector<int64_t> &tensorSizes, const Mesh &mesh);
+
+// Shardy's factor sharding for a reshape (one operand, one result) whose
+// projection has overflow axes. Every axis of the more sharded side (its
+// factor axes and overflow axes, by factor index) is dealt out again on each
+// side: each (sub-)axis goes to the first factor, in the tensor's dimension
+// order, that shares a divisor with it, split by that divisor when the axis is
+// bigger; what is left of it is offered to the next factors, then again from
+// the first. Each side is laid back out as a tensor sharding and projected
+// once more, and a factor keeps the greatest common prefix of its axes on the
+// two sides:
+//
+//   ([ij, k])->([i, jk]) {i=4, j=6144, k=8192} on ["x"=6, "y"=4096],
+//   operand [{"x", "y"}, {}]: i <- "x":(1)2, overflow "x":(2)3, "y"
+//   dealt out: "x":(1)2 -> i, "x":(2)3 -> j (coprime with what is left of i),
+//   "y" -> "y":(1)2 to i, "y":(2)2048 to j
+//   -> i <- "x":(1)2, "y":(1)2   j <- "x":(2)3, "y":(2)2048   k <- {}
+//
+// Axes that no factor can take go to the overflow of the tensor's last
+// factor, so they can land on another dimension:
+//
+//   1x1x1 [{"x"}, {}, {}] on ["x"=4], ([ij, k, l])->([]) {i=3, j=2, k=1, l=1}
+//   -> j <- "x":(1)2 (not laid out: i before it is not fully sharded),
+//      l <- "x":(2)2; the operand is read as [{}, {}, {"x":(2)2}].
+AxesPerFactor reshapeOverflowAxes(const std::vector<TensorFactorShardings> &tensors,
+                                  const OpShardingRule &rule, const Mesh &mesh);
 
 }  // namespace autopart

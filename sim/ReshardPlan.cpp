@@ -62,31 +62,56 @@ OpReshardPlan planOp(const Module &m, OpId op, const OpShardingRule &rule, const
     sizes[t] = m.types.isTensor(type) && !m.types.hasDynamicDim(type) ? m.types.numElements(type) : 0;
   }
 
-  std::optional<AxesPerFactor> compatible = compatibleFactorShardings(tensors, rule, numOperands, mesh);
-  plan.factorAxes = compatible ? std::move(*compatible)
-                               : findCommonAxes(tensors, rule, numOperands, sizes, mesh);
+  // As in Shardy, a reshape with overflow axes deals its axes out again
+  // (sim/CommonFactorSharding.h) and reshards a tensor only when its
+  // sharding, laid out, changes.
+  bool overflowReshape = m.isa(op, "stablehlo.reshape") && numOperands == 1 && numResults == 1 &&
+                         (tensors[0].hasOverflow() || tensors[1].hasOverflow());
+  if (overflowReshape) {
+    plan.factorAxes = reshapeOverflowAxes(tensors, rule, mesh);
+  } else {
+    std::optional<AxesPerFactor> compatible = compatibleFactorShardings(tensors, rule, numOperands, mesh);
+    plan.factorAxes = compatible ? std::move(*compatible)
+                                 : findCommonAxes(tensors, rule, numOperands, sizes, mesh);
+  }
 
   plan.operandTargets.resize(numOperands);
   plan.resultShardings.resize(numResults);
   for (size_t t = 0; t < numTensors; ++t) {
+    bool isOperand = t < numOperands;
+    const OpShardingRule::TensorFactors &mapping =
+        isOperand ? rule.operands[t] : rule.results[t - numOperands];
     bool updated = false;
-    for (size_t f = 0; f < rule.numFactors(); ++f) {
-      if (!tensors[t].has(f)) continue;
-      FactorSharding &fs = tensors[t].factors[f];
-      if (fs.axes != plan.factorAxes[f] || !fs.overflow.empty()) {
-        fs.axes = plan.factorAxes[f];
-        fs.overflow.clear();
-        updated = true;
+    std::optional<TensorSharding> laid;
+    if (overflowReshape) {
+      // Every factor of the tensor takes its common axes, also those an
+      // overflow kept out of the projection.
+      for (const OpShardingRule::DimFactors &dim : mapping)
+        for (int32_t f : dim) {
+          FactorSharding &fs = tensors[t].factors[size_t(f)];
+          fs.present = true;
+          fs.axes = plan.factorAxes[size_t(f)];
+          fs.overflow.clear();
+        }
+      laid = toTensorSharding(tensors[t], mapping, rule, plan.meshName, mesh);
+      for (DimSharding &d : laid->dims) d.closed = true;
+      updated = !equivalentShardings(current[t], &*laid, mesh);
+    } else {
+      for (size_t f = 0; f < rule.numFactors(); ++f) {
+        if (!tensors[t].has(f)) continue;
+        FactorSharding &fs = tensors[t].factors[f];
+        if (fs.axes != plan.factorAxes[f] || !fs.overflow.empty()) {
+          fs.axes = plan.factorAxes[f];
+          fs.overflow.clear();
+          updated = true;
+        }
       }
     }
     // A sharded tensor on a mesh with another device order moves to the
     // op's mesh even when its axes already agree.
     const Mesh *own = current[t] ? shardings.mesh(*current[t]) : nullptr;
     if (!updated && !(own && own->deviceIds != mesh.deviceIds && !current[t]->isFullyReplicated())) continue;
-    bool isOperand = t < numOperands;
-    const OpShardingRule::TensorFactors &mapping =
-        isOperand ? rule.operands[t] : rule.results[t - numOperands];
-    TensorSharding s = unprojectTensor(tensors[t], mapping, plan.meshName, mesh);
+    TensorSharding s = laid ? std::move(*laid) : unprojectTensor(tensors[t], mapping, plan.meshName, mesh);
     // A reshard moves shards, not partial sums: unreduced axes stay.
     if (current[t]) {
       s.unreduced = current[t]->unreduced;

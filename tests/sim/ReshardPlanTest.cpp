@@ -88,5 +88,31 @@ TEST(ReshardPlan, ReshardDecomposition) {
   EXPECT_EQ(cs[1].bytes, 2 * 16 * 4);
 }
 
+// A reshape whose operand has overflow axes runs on every device: its axes are
+// dealt out again so that both factors of the split dimension are fully
+// sharded, instead of dropping the axes that overflow the first factor.
+TEST(ReshardPlan, OverflowReshapeDealsItsAxesOutAgain) {
+  auto m = parse(R"(sdy.mesh @mesh = <["a"=6, "b"=4]>
+func.func @main(%x: tensor<24x5xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "b"}, {}]>}) -> tensor<4x6x5xf32> {
+  %0 = stablehlo.reshape %x {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}, {}]>]>} : (tensor<24x5xf32>) -> tensor<4x6x5xf32>
+  return %0 : tensor<4x6x5xf32>
+}
+)");
+  ShardingMap map = ShardingMap::fromModule(*m);
+  OpId reshape = kNone;
+  m->walk(m->functions()[0], [&](OpId op) {
+    if (m->isa(op, "stablehlo.reshape")) reshape = op;
+  });
+  std::optional<OpShardingRule> rule = getOpShardingRule(*m, reshape);
+  ASSERT_TRUE(rule);
+  OpReshardPlan plan = planOp(*m, reshape, *rule, map);
+  ASSERT_TRUE(plan.applies);
+  EXPECT_EQ(plan.iterationShards, 24);
+  ASSERT_TRUE(plan.operandTargets[0]);
+  EXPECT_EQ(plan.operandTargets[0]->strBody(), R"(<@mesh, [{"a":(1)2, "b":(1)2, "a":(2)3, "b":(2)2}, {}]>)");
+  ASSERT_TRUE(plan.resultShardings[0]);
+  EXPECT_EQ(plan.resultShardings[0]->strBody(), R"(<@mesh, [{"a":(1)2, "b":(1)2}, {"a":(2)3, "b":(2)2}, {}]>)");
+}
+
 }  // namespace
 }  // namespace autopart
