@@ -52,4 +52,22 @@ std::string propagationChain(int64_t numOps) {
   return s;
 }
 
+std::string reshardChain(int64_t numOps) {
+  std::string s;
+  s.reserve(size_t(numOps) * 130 + 512);
+  s += "sdy.mesh @mesh = <[\"a\"=2, \"b\"=2]>\n";
+  s += "func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"a\"}, {}]>}) -> "
+       "tensor<8x8xf32> {\n";
+  std::string cur = "%arg0";
+  for (int64_t i = 0; i < numOps; ++i) {
+    std::string v = "%" + std::to_string(i);
+    const char *dims = i % 2 ? "[{\"a\"}, {}]" : "[{}, {\"a\"}]";
+    s += "  " + v + " = stablehlo.add " + cur + ", " + cur + " {sdy.sharding = #sdy.sharding_per_value<[<@mesh, " +
+         dims + ">]>} : tensor<8x8xf32>\n";
+    cur = v;
+  }
+  s += "  return " + cur + " : tensor<8x8xf32>\n}\n";
+  return s;
+}
+
 }  // namespace autopart::bench

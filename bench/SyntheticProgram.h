@@ -22,4 +22,13 @@ std::string syntheticChain(int64_t numOps);
 //   %5 = stablehlo.negate %4 : tensor<64x256xf32>   (next block's input)
 std::string propagationChain(int64_t numOps);
 
+// A chain of `numOps` adds on mesh ["a"=2, "b"=2] whose shardings alternate
+// between dimension 0 and dimension 1 on "a", so that every op's operand
+// needs a reshard: the worst case for passes that insert ops
+// (-sdy-insert-explicit-reshards inserts one per op).
+//
+//   %0 = stablehlo.add %arg0, %arg0 {sdy.sharding = ...[{}, {"a"}]...}
+//   %1 = stablehlo.add %0, %0 {sdy.sharding = ...[{"a"}, {}]...}
+std::string reshardChain(int64_t numOps);
+
 }  // namespace autopart::bench

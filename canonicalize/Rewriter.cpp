@@ -145,9 +145,8 @@ void Rewriter::replaceAllUsesWith(ValueId from, ValueId to) {
   std::vector<OpId> list = std::move(users_[from]);
   users_[from].clear();
   for (OpId user : list) {
-    Operation &o = m.ops[user];
-    for (uint32_t i = 0; i < o.numOperands; ++i)
-      if (m.operandPool[o.operandBegin + i] == from) m.operandPool[o.operandBegin + i] = to;
+    for (uint32_t i = 0; i < m.numOperands(user); ++i)
+      if (m.operand(user, i) == from) m.setOperand(user, i, to);
   }
   // `list` holds a user once per use, which is what users_[to] must gain.
   for (OpId user : list) {

@@ -61,8 +61,45 @@ void Module::removeAttr(OpId op, std::string_view name) {
   --o.numAttrs;
 }
 
+void Module::linkUse(uint32_t slot, ValueId v) {
+  if (useNext_.size() < operandPool.size()) {
+    useNext_.resize(operandPool.size(), kNone);
+    usePrev_.resize(operandPool.size(), kNone);
+    useOwner_.resize(operandPool.size(), kNone);
+  }
+  usePrev_[slot] = kNone;
+  useNext_[slot] = kNone;
+  if (v == kNone) return;
+  if (firstUse_.size() <= v) firstUse_.resize(std::max<size_t>(values.size(), size_t(v) + 1), kNone);
+  uint32_t head = firstUse_[v];
+  useNext_[slot] = head;
+  if (head != kNone) usePrev_[head] = slot;
+  firstUse_[v] = slot;
+}
+
+void Module::unlinkUse(uint32_t slot) {
+  ValueId v = operandPool[slot];
+  if (v == kNone || v >= firstUse_.size()) return;
+  uint32_t prev = usePrev_[slot], next = useNext_[slot];
+  if (prev != kNone)
+    useNext_[prev] = next;
+  else if (firstUse_[v] == slot)
+    firstUse_[v] = next;
+  if (next != kNone) usePrev_[next] = prev;
+  usePrev_[slot] = useNext_[slot] = kNone;
+}
+
+void Module::setOperand(OpId op, uint32_t i, ValueId v) {
+  uint32_t slot = ops[op].operandBegin + i;
+  if (operandPool[slot] == v) return;
+  unlinkUse(slot);
+  operandPool[slot] = v;
+  linkUse(slot, v);
+}
+
 void Module::setOperands(OpId op, const std::vector<ValueId> &vs) {
   Operation &o = ops[op];
+  for (uint32_t i = 0; i < o.numOperands; ++i) unlinkUse(o.operandBegin + i);
   if (vs.size() <= o.numOperands) {
     std::copy(vs.begin(), vs.end(), operandPool.begin() + o.operandBegin);
   } else {
@@ -70,6 +107,10 @@ void Module::setOperands(OpId op, const std::vector<ValueId> &vs) {
     operandPool.insert(operandPool.end(), vs.begin(), vs.end());
   }
   o.numOperands = uint32_t(vs.size());
+  for (uint32_t i = 0; i < o.numOperands; ++i) {
+    linkUse(o.operandBegin + i, vs[i]);
+    useOwner_[o.operandBegin + i] = op;
+  }
 }
 
 BlockId Module::createBlock(RegionId region) {
@@ -95,6 +136,10 @@ OpId Module::createOp(std::string_view name, const std::vector<ValueId> &operand
   o.operandBegin = uint32_t(operandPool.size());
   o.numOperands = uint32_t(operandList.size());
   operandPool.insert(operandPool.end(), operandList.begin(), operandList.end());
+  for (uint32_t i = 0; i < o.numOperands; ++i) {
+    linkUse(o.operandBegin + i, operandList[i]);
+    useOwner_[o.operandBegin + i] = id;
+  }
   o.resultBegin = uint32_t(values.size());
   o.numResults = uint32_t(resultTypes.size());
   for (uint32_t i = 0; i < resultTypes.size(); ++i)
@@ -138,16 +183,35 @@ void Module::insertOp(BlockId block, OpId op, OpId before) {
     list.push_back(op);
     return;
   }
-  auto it = std::find(list.begin(), list.end(), before);
-  list.insert(it, op);
+  size_t at = positionInBlock(block, before);
+  list.insert(list.begin() + ptrdiff_t(at), op);
+  hintBlock_ = block;
+  hintIndex_ = at;
 }
 
-OpId Module::nextInBlock(OpId op) const {
+OpId Module::nextInBlock(OpId op) {
   BlockId b = ops[op].parent;
   if (b == kNone) return kNone;
   const std::vector<OpId> &list = blocks[b].ops;
-  auto it = std::find(list.begin(), list.end(), op);
-  return it == list.end() || it + 1 == list.end() ? kNone : *(it + 1);
+  size_t at = positionInBlock(b, op);
+  return at + 1 >= list.size() ? kNone : list[at + 1];
+}
+
+size_t Module::positionInBlock(BlockId block, OpId op) {
+  const std::vector<OpId> &list = blocks[block].ops;
+  size_t n = list.size();
+  size_t start = hintBlock_ == block ? std::min(hintIndex_, n) : 0;
+  auto found = [&](size_t at) {
+    hintBlock_ = block;
+    hintIndex_ = at;
+    return at;
+  };
+  // Outward from the hint, forward and backward in turn.
+  for (size_t d = 0; start + d < n || d <= start; ++d) {
+    if (start + d < n && list[start + d] == op) return found(start + d);
+    if (d && d <= start && list[start - d] == op) return found(start - d);
+  }
+  return n;
 }
 
 void Module::eraseOp(OpId op) {
@@ -159,11 +223,26 @@ void Module::eraseOp(OpId op) {
 }
 
 void Module::replaceAllUsesWith(ValueId from, ValueId to, OpId scope) {
-  walk(scope, [&](OpId op) {
-    Operation &o = ops[op];
-    for (uint32_t i = 0; i < o.numOperands; ++i)
-      if (operandPool[o.operandBegin + i] == from) operandPool[o.operandBegin + i] = to;
-  });
+  if (from == to || from >= firstUse_.size()) return;
+  for (uint32_t slot = firstUse_[from], next; slot != kNone; slot = next) {
+    next = useNext_[slot];
+    if (!isNestedIn(useOwner_[slot], scope)) continue;
+    unlinkUse(slot);
+    operandPool[slot] = to;
+    linkUse(slot, to);
+  }
+}
+
+bool Module::isNestedIn(OpId op, OpId scope) const {
+  for (BlockId b = ops[op].parent; b != kNone;) {
+    RegionId r = blocks[b].parent;
+    if (r == kNone) return false;
+    OpId parent = regions[r].parent;
+    if (parent == scope) return true;
+    if (parent == kNone) return false;
+    b = ops[parent].parent;
+  }
+  return false;
 }
 
 void Module::walk(OpId root, const std::function<void(OpId)> &fn) const {

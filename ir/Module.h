@@ -2,7 +2,9 @@
 // 32-bit ids instead of a pointer graph. An op's operands, attributes and
 // regions are ranges into shared pools, its results are consecutive values, and
 // types and attributes are interned. A million-op program therefore costs a few
-// tens of bytes per op and every walk is a scan over vectors.
+// tens of bytes per op and every walk is a scan over vectors. Each value's
+// uses are threaded through the operand slots (three indices per slot), so
+// replacing a value's uses costs its uses, not the program.
 //
 //   func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
 //     %0 = stablehlo.add %arg0, %arg0 : tensor<8xf32>
@@ -158,7 +160,7 @@ public:
   // Sets (or replaces) an attribute; keeps the list sorted by name.
   void setAttr(OpId op, std::string_view name, AttrId value);
   void removeAttr(OpId op, std::string_view name);
-  void setOperand(OpId op, uint32_t i, ValueId v) { operandPool[ops[op].operandBegin + i] = v; }
+  void setOperand(OpId op, uint32_t i, ValueId v);
   void setOperands(OpId op, const std::vector<ValueId> &vs);
 
   // --- Values --------------------------------------------------------------
@@ -184,9 +186,19 @@ public:
   void eraseOp(OpId op);
   // The op after `op` in its block (kNone: `op` is the last, or detached),
   // the `before` that places a new op right after `op`.
-  OpId nextInBlock(OpId op) const;
-  // Replaces uses of `from` by `to` in every op nested under `scope`.
+  // Not const: it moves positionInBlock's hint.
+  OpId nextInBlock(OpId op);
+  // Where `op` is in `block`'s op list (the list's size when absent). Passes
+  // insert near where they last looked, so the search starts at the last
+  // position found: a pass inserting after each of n ops in turn costs O(n),
+  // not O(n^2). Not const (it moves the hint), like the edits it serves.
+  size_t positionInBlock(BlockId block, OpId op);
+  // Replaces uses of `from` by `to` in every op nested under `scope`. Costs
+  // the uses of `from` (times their nesting depth), not the size of `scope`:
+  // a pass inserting a reshard after each of n ops stays linear.
   void replaceAllUsesWith(ValueId from, ValueId to, OpId scope);
+  // Whether `op` is nested (at any depth) in a region of `scope`.
+  bool isNestedIn(OpId op, OpId scope) const;
 
   // --- Traversal -------------------------------------------------------------
   // Pre-order walk of the ops nested in `root` (not `root` itself).
@@ -212,6 +224,22 @@ public:
 
 private:
   mutable std::vector<uint32_t> lineStarts_;
+
+private:
+  // Use lists, threaded through the operand slots (LLVM's layout, as
+  // indices): the slots reading value v are firstUse_[v], then useNext_ of
+  // each; usePrev_ makes unlinking O(1); useOwner_ gives a slot's op. Every
+  // write of an operand goes through createOp/setOperand/setOperands so the
+  // lists stay true; an erased op stays linked (it may be re-inserted) and
+  // is skipped by isNestedIn.
+  void linkUse(uint32_t slot, ValueId v);
+  void unlinkUse(uint32_t slot);
+  std::vector<uint32_t> firstUse_;
+  std::vector<uint32_t> useNext_, usePrev_;
+  std::vector<OpId> useOwner_;
+  // positionInBlock's starting point: the block and index it last found.
+  BlockId hintBlock_ = kNone;
+  size_t hintIndex_ = 0;
 };
 
 // Views over func.func, whose signature lives in its attributes as in MLIR:
