@@ -256,7 +256,7 @@ func.func private @unused(%y: tensor<8xf32>) -> tensor<8xf32> {
   ASSERT_EQ(now.size(), 2u) << out;
   EXPECT_NE(out.find("%1 = call @f(%arg0)"), std::string::npos) << out;
   OpId mainNow = now[0], fNow = now[1];
-  ASSERT_EQ(FuncView(*m, fNow).name(), "f") << out;
+  ASSERT_EQ((FuncView{*m, fNow}.name()), "f") << out;
   ValueId fNowArg = FuncView{*m, fNow}.args()[0];
   EXPECT_EQ(copies[call], std::vector<ValueId>{firstResult(mainNow)});
   EXPECT_EQ(copies[fNeg], std::vector<ValueId>{firstResult(fNow)});
