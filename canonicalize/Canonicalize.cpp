@@ -136,8 +136,14 @@ PassRegistration canonicalizeReg("canonicalize",
                                        item.clear();
                                      }
                                    }
+                                   // autopart-opt's reader splits `enable-patterns=a,b` at the
+                                   // comma: `b` arrives as a bare word.
+                                   for (const auto &[key, value] : o.values)
+                                     if (key != "enable-patterns" && value.empty()) enabled.insert(key);
                                    return canonicalizeModule(m, diags, enabled);
-                                 });
+                                 },
+                                 {{"enable-patterns", "list",
+                                   "run only these patterns (names or labels, comma-separated; default: all)"}});
 
 }  // namespace
 

@@ -45,7 +45,6 @@
 // `dump-directory` (Shardy's module dumps between steps) is not supported and
 // is rejected.
 #include <initializer_list>
-#include <set>
 #include <string>
 #include <utility>
 
@@ -57,19 +56,20 @@ namespace {
 
 constexpr const char *kName = "sdy-export-pipeline";
 
-const std::set<std::string> &knownOptions() {
-  static const std::set<std::string> k = {"keep-sharding-rules",
-                                          "avoid-export-for-partitioning",
-                                          "update-non-divisible-input-output-shardings",
-                                          "enable-insert-explicit-collectives",
-                                          "remove-all-gather-reduce-scatter-for-cmv1",
-                                          "dump-sharding-origins",
-                                          "dump-propagation-edges",
-                                          "dedup-functions-fully",
-                                          "avoid-reshards-on-named-computations",
-                                          "dump-directory",
-                                          "inline-meshes",
-                                          "insert-explicit-reshards"};
+const std::vector<PassOptionSpec> &optionSpecs() {
+  static const std::vector<PassOptionSpec> k = {
+      {"keep-sharding-rules", "bool", "keep the sdy.sharding_rule of every op (default false)"},
+      {"avoid-export-for-partitioning", "bool", "stop before the explicit reshards (default false)"},
+      {"update-non-divisible-input-output-shardings", "bool", "even boundary shardings (default true)"},
+      {"enable-insert-explicit-collectives", "bool", "turn reshards into collectives (default false)"},
+      {"remove-all-gather-reduce-scatter-for-cmv1", "bool", "collective matmul v1 cleanup (default false)"},
+      {"dump-sharding-origins", "bool", "keep sharding origins (default false)"},
+      {"dump-propagation-edges", "bool", "keep propagation edges (default false)"},
+      {"dedup-functions-fully", "bool", "one function per callee whatever its copies' shardings (default false)"},
+      {"avoid-reshards-on-named-computations", "bool", "no reshards at named computations (default false)"},
+      {"dump-directory", "string", "Shardy's module dumps; accepted only empty (autopart writes none)"},
+      {"inline-meshes", "bool", "write meshes inline and drop sdy.mesh (default true)"},
+      {"insert-explicit-reshards", "bool", "run -sdy-insert-explicit-reshards (default true)"}};
   return k;
 }
 
@@ -80,11 +80,7 @@ PassOptions with(std::initializer_list<std::pair<const char *, bool>> entries) {
 }
 
 bool run(Module &m, const PassOptions &o, Diagnostics &diags) {
-  for (const auto &[key, value] : o.values)
-    if (!knownOptions().count(key)) {
-      diags.error(std::string(kName) + ": unknown option '" + key + "'");
-      return false;
-    }
+  if (!checkPassOptions(PassInfo{kName, "", nullptr, optionSpecs()}, o, diags)) return false;
   if (!o.getString("dump-directory", "").empty()) {
     diags.error(std::string(kName) + ": dump-directory is not supported");
     return false;
@@ -139,7 +135,7 @@ PassRegistration reg(kName,
                      "Shardy's export passes after propagation: sink data-flow edges, unflatten the call graph, "
                      "constraints to reshards, evenly sharded boundaries, closed shardings, explicit reshards, "
                      "inlined meshes",
-                     run);
+                     run, optionSpecs());
 
 }  // namespace
 

@@ -620,7 +620,12 @@ bool runPass(Module &m, const PassOptions &o, Diagnostics &diags) {
 PassRegistration reg("sdy-insert-explicit-reshards",
                      "Insert sdy.reshard / sdy.all_reduce where operand and result shardings "
                      "disagree with an op's sharding rule",
-                     runPass);
+                     runPass,
+                     {{"enable-full-version", "bool",
+                       "reshard every operand and result to the op's common sharding; false: Shardy's minimal "
+                       "version, only where needed (default true)"},
+                      {"avoid-reshards-on-named-computations", "bool",
+                       "no reshards at named computation boundaries (default false)"}});
 
 }  // namespace
 

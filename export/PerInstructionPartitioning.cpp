@@ -94,11 +94,7 @@ std::optional<Filter> parseFilter(const PassOptions &o, Diagnostics &diags) {
       }
       continue;
     }
-    if (!value.empty()) {
-      diags.error(std::string(kName) + ": unknown option '" + key + "'");
-      return std::nullopt;
-    }
-    items.push_back(key);
+    items.push_back(key);  // a bare word after `filter=a,` (checkPassOptions let only those through)
   }
   Filter f;
   for (const std::string &item : items) {
@@ -374,7 +370,15 @@ bool insideManualComputation(const Module &m, OpId op) {
   return false;
 }
 
+const std::vector<PassOptionSpec> kOptions = {
+    {"filter", "list", "which sharded ops to wrap: op name parts ('dot, pad') or 'selectLow=N, selectHigh=M' "
+                       "(default: all)"},
+    {"enable-halo-exchange", "bool", "Shardy's partitioner sub-pipeline; accepted only false"},
+    {"replica-count", "int", "Shardy's partitioner sub-pipeline; accepted only 1"},
+    {"partition-count", "int", "Shardy's partitioner sub-pipeline; accepted only 1"}};
+
 bool run(Module &m, const PassOptions &o, Diagnostics &diags) {
+  if (!checkPassOptions(PassInfo{kName, "", nullptr, kOptions}, o, diags)) return false;
   std::optional<Filter> filter = parseFilter(o, diags);
   if (!filter) return false;
   if (m.top == kNone) return true;
@@ -394,7 +398,7 @@ bool run(Module &m, const PassOptions &o, Diagnostics &diags) {
 PassRegistration reg(kName,
                      "Wraps each selected sharded op in a manual computation over its local shapes (debugging and "
                      "bisection of the partitioner)",
-                     run);
+                     run, kOptions);
 
 }  // namespace
 

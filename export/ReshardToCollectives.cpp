@@ -237,13 +237,9 @@ private:
 PassRegistration reg("sdy-reshard-to-collectives",
                      "Turn every sdy.reshard into sdy collectives (Shardy's choice and order)",
                      [](Module &m, const PassOptions &o, Diagnostics &diags) {
-                       for (const auto &[key, value] : o.values)
-                         if (key != "keep-redundant-reshards") {
-                           diags.error("sdy-reshard-to-collectives: unknown option '" + key + "'");
-                           return false;
-                         }
                        return Rewriter(m, diags, o.getBool("keep-redundant-reshards", false)).run();
-                     });
+                     },
+                     {{"keep-redundant-reshards", "bool", "keep reshards between equal shardings (default false)"}});
 
 }  // namespace
 

@@ -361,7 +361,10 @@ bool runPass(Module &m, const PassOptions &options, Diagnostics &diags) {
 PassRegistration reg("sdy-resolve-permutation-factors",
                      "Resolve dimensions on permutation factors (and non-divisible reshape groups) by "
                      "halo exchange (enable-halo-exchange, default) or by replicating them around the op",
-                     runPass);
+                     runPass,
+                     {{"enable-halo-exchange", "bool", "halo exchange for windows (default true); false: replicate"},
+                      {"replica-count", "int", "number of replicas (default 1)"},
+                      {"partition-count", "int", "number of partitions (default 1)"}});
 
 }  // namespace
 

@@ -246,7 +246,9 @@ bool runPass(Module &m, const PassOptions &options, Diagnostics &diags) {
 PassRegistration reg("sdy-resolve-single-device-sharding",
                      "Run each single-device op under a stablehlo.if on its device and all-reduce its "
                      "results over the global mesh",
-                     runPass);
+                     runPass,
+                     {{"replica-count", "int", "number of replicas (default 1)"},
+                      {"partition-count", "int", "number of partitions (default 1)"}});
 
 }  // namespace
 

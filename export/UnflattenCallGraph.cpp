@@ -90,7 +90,9 @@ bool run(Module &m, const PassOptions &o, Diagnostics &) {
 PassRegistration reg("sdy-unflatten-call-graph",
                      "Sends the calls of copies of one function with the same shardings (or any shardings with "
                      "dedup-functions-fully) to one of them",
-                     run);
+                     run,
+                     {{"dedup-functions-fully", "bool",
+                       "one function per original callee whatever its copies' shardings (default false)"}});
 
 }  // namespace
 

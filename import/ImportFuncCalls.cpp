@@ -188,7 +188,9 @@ PassRegistration reg("sdy-import-func-calls",
                      "Inline every func.call into an sdy.named_computation named after its callee",
                      [](Module &m, const PassOptions &opts, Diagnostics &diags) {
                        return Importer(m, diags).run(opts.getBool("add-data-flow-edges-on-named-computations", true));
-                     });
+                     },
+                     {{"add-data-flow-edges-on-named-computations", "bool",
+                       "data-flow edges on the computations' arguments and results (default true)"}});
 
 }  // namespace
 

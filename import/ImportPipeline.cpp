@@ -23,7 +23,10 @@ bool runImportPipeline(Module &m, const PassOptions &opts, Diagnostics &diags) {
 
 PassRegistration reg("sdy-import-pipeline",
                      "Shardy's import passes in order: the preparation every propagation starts from",
-                     runImportPipeline);
+                     runImportPipeline,
+                     {{"dedup-functions-fully", "bool",
+                       "accepted as Shardy's import pipeline takes it; the import keeps calls as they are, "
+                       "so it changes nothing here (-sdy-unflatten-call-graph reads it)"}});
 
 }  // namespace
 

@@ -9,9 +9,63 @@ static std::map<std::string, PassInfo> &registry() {
   return r;
 }
 
-PassRegistration::PassRegistration(std::string name, std::string description, PassFn fn) {
-  PassInfo info{name, std::move(description), std::move(fn)};
+PassRegistration::PassRegistration(std::string name, std::string description, PassFn fn,
+                                   std::vector<PassOptionSpec> options) {
+  PassInfo info{name, std::move(description), std::move(fn), std::move(options)};
   registry()[name] = std::move(info);
+}
+
+namespace {
+
+bool isBoolText(const std::string &v) { return v.empty() || v == "true" || v == "false" || v == "1" || v == "0"; }
+
+bool isIntText(const std::string &v) {
+  size_t i = !v.empty() && (v[0] == '-' || v[0] == '+') ? 1 : 0;
+  if (i == v.size()) return false;
+  for (; i < v.size(); ++i)
+    if (v[i] < '0' || v[i] > '9') return false;
+  return true;
+}
+
+bool isChoice(const std::string &type, const std::string &v) {
+  for (size_t start = 0; start <= type.size();) {
+    size_t bar = type.find('|', start);
+    if (bar == std::string::npos) bar = type.size();
+    if (type.compare(start, bar - start, v) == 0) return true;
+    start = bar + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool checkPassOptions(const PassInfo &pass, const PassOptions &o, Diagnostics &diags) {
+  bool takesList = false;
+  for (const PassOptionSpec &spec : pass.options) takesList = takesList || spec.type == "list";
+  bool ok = true;
+  for (const auto &[key, value] : o.values) {
+    const PassOptionSpec *spec = nullptr;
+    for (const PassOptionSpec &s : pass.options)
+      if (s.name == key) spec = &s;
+    if (!spec) {
+      if (takesList && value.empty()) continue;  // a bare word of a list option
+      std::string known;
+      for (const PassOptionSpec &s : pass.options) known += (known.empty() ? "" : ", ") + s.name;
+      diags.error(pass.name + ": unknown option '" + key + "'" +
+                  (known.empty() ? std::string(" (the pass takes no options)") : "; it takes " + known));
+      ok = false;
+      continue;
+    }
+    std::string expected;
+    if (spec->type == "bool" && !isBoolText(value)) expected = "true or false";
+    if (spec->type == "int" && !isIntText(value)) expected = "an integer";
+    if (spec->type.find('|') != std::string::npos && !isChoice(spec->type, value)) expected = "one of " + spec->type;
+    if (!expected.empty()) {
+      diags.error(pass.name + ": option '" + key + "' takes " + expected + ", not '" + value + "'");
+      ok = false;
+    }
+  }
+  return ok;
 }
 
 const PassInfo *lookupPass(const std::string &name) {

@@ -30,10 +30,24 @@ struct PassOptions {
 // Returns false when the pass failed (errors are in `diags`).
 using PassFn = std::function<bool(Module &, const PassOptions &, Diagnostics &)>;
 
+// One option a pass reads, as `autopart-opt --help` lists it and as the
+// driver checks what the user wrote before the pass runs (mlir-opt rejects
+// an unknown option too: a misspelt `enable-full-vesion=false` must not
+// silently run the default). `type` is "bool", "int", "string", "list" (a
+// comma-separated string: autopart-opt's reader splits `filter=dot,pad` at
+// the comma, so the bare words after it are the list's too) or the allowed
+// values joined by '|' ("full|selective").
+struct PassOptionSpec {
+  std::string name;
+  std::string type;
+  std::string help;
+};
+
 struct PassInfo {
   std::string name;
   std::string description;
   PassFn run;
+  std::vector<PassOptionSpec> options;  // empty: the pass takes no options
 };
 
 const PassInfo *lookupPass(const std::string &name);
@@ -44,8 +58,12 @@ bool runPipelineStep(const std::string &pipeline, const std::string &step, Modul
                      Diagnostics &diags);
 std::vector<const PassInfo *> allPasses();
 
+// Errors (naming the pass) for every option `pass` does not declare and every
+// value its declared type rejects; true when there are none.
+bool checkPassOptions(const PassInfo &pass, const PassOptions &o, Diagnostics &diags);
+
 struct PassRegistration {
-  PassRegistration(std::string name, std::string description, PassFn fn);
+  PassRegistration(std::string name, std::string description, PassFn fn, std::vector<PassOptionSpec> options = {});
 };
 
 }  // namespace autopart

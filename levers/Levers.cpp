@@ -93,7 +93,9 @@ PassRegistration remat("autopart-remat",
                            return false;
                          }
                          return runLeverPass(m, LeverConfig{*p, 1}, diags);
-                       });
+                       },
+                       {{"policy", "none|full|selective|dots|dots-no-batch",
+                         "which activations to recompute (default full; docs/levers.md)"}});
 
 PassRegistration micro("autopart-microbatch",
                        "Run the step over count microbatches in a while loop, accumulating the sums over the batch",
@@ -104,7 +106,8 @@ PassRegistration micro("autopart-microbatch",
                            return false;
                          }
                          return runLeverPass(m, LeverConfig{RematPolicy::None, n}, diags);
-                       });
+                       },
+                       {{"count", "int", "number of microbatches (default 2)"}});
 
 }  // namespace
 

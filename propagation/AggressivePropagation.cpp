@@ -17,7 +17,8 @@ PassRegistration aggressiveReg(
     [](Module &m, const PassOptions &o, Diagnostics &d) {
       std::optional<PropagationOptions> options = propagationPassOptions(o, PropagationPass::Aggressive, d);
       return options && BasicPropagation(m, *options, d).run();
-    });
+    },
+    propagationOptionSpecs(PropagationPass::Aggressive));
 
 }  // namespace
 

@@ -447,7 +447,8 @@ PassRegistration basicReg("sdy-basic-propagate", "Propagate shardings with Shard
                             std::optional<PropagationOptions> options =
                                 propagationPassOptions(o, PropagationPass::Basic, d);
                             return options && BasicPropagation(m, *options, d).run();
-                          });
+                          },
+                          propagationOptionSpecs(PropagationPass::Basic));
 
 }  // namespace
 

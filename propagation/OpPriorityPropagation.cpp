@@ -97,7 +97,8 @@ PassRegistration opPriorityReg(
     [](Module &m, const PassOptions &o, Diagnostics &d) {
       std::optional<PropagationOptions> options = propagationPassOptions(o, PropagationPass::OpPriority, d);
       return options && OpPriorityPropagation(m, *options, d).run();
-    });
+    },
+    propagationOptionSpecs(PropagationPass::OpPriority));
 
 }  // namespace
 

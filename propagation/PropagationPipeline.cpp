@@ -43,7 +43,6 @@
 // missing step is an error naming it.
 #include "propagation/PropagationPipeline.h"
 
-#include <set>
 #include <string>
 
 #include "propagation/UserPriorityPropagation.h"
@@ -56,15 +55,28 @@ constexpr const char *kName = "sdy-propagation-pipeline";
 
 // Shardy's propagation options that only the export pipeline reads, under
 // the export pipeline's names.
-const std::set<std::string> &exportOnlyOptions() {
-  static const std::set<std::string> k = {"avoid-export-for-partitioning",
-                                          "enable-insert-explicit-collectives",
-                                          "remove-all-gather-reduce-scatter-for-cmv1",
-                                          "avoid-reshards-on-named-computations",
-                                          "dedup-functions-fully",
-                                          "update-non-divisible-input-output-shardings",
-                                          "inline-meshes"};
+const std::vector<PassOptionSpec> &exportOnlyOptions() {
+  static const std::vector<PassOptionSpec> k = {
+      {"avoid-export-for-partitioning", "bool", "stop before the explicit reshards (default false)"},
+      {"enable-insert-explicit-collectives", "bool", "turn reshards into collectives (default false)"},
+      {"remove-all-gather-reduce-scatter-for-cmv1", "bool", "collective matmul v1 cleanup (default false)"},
+      {"avoid-reshards-on-named-computations", "bool", "no reshards at named computations (default false)"},
+      {"dedup-functions-fully", "bool", "one function per callee whatever its copies' shardings (default false)"},
+      {"update-non-divisible-input-output-shardings", "bool", "even boundary shardings (default true)"},
+      {"inline-meshes", "bool", "write meshes inline and drop sdy.mesh (default true)"}};
   return k;
+}
+
+bool isExportOnly(const std::string &key) {
+  for (const PassOptionSpec &spec : exportOnlyOptions())
+    if (spec.name == key) return true;
+  return false;
+}
+
+std::vector<PassOptionSpec> pipelineOptionSpecs() {
+  std::vector<PassOptionSpec> specs = propagationOptionSpecs(PropagationPass::Pipeline);
+  specs.insert(specs.end(), exportOnlyOptions().begin(), exportOnlyOptions().end());
+  return specs;
 }
 
 // The export pipeline's options from the pipeline's, as Shardy populates
@@ -72,7 +84,7 @@ const std::set<std::string> &exportOnlyOptions() {
 PassOptions exportOptions(const PassOptions &o, bool insertExplicitReshards) {
   PassOptions out;
   for (const auto &[key, value] : o.values)
-    if (exportOnlyOptions().count(key)) out.values[key] = value;
+    if (isExportOnly(key)) out.values[key] = value;
   auto copy = [&](const char *from, const char *to) {
     auto it = o.values.find(from);
     if (it != o.values.end()) out.values[to] = it->second;
@@ -91,7 +103,7 @@ bool runPropagationPipeline(Module &m, const PassOptions &o, Diagnostics &diags,
                             bool insertExplicitReshards) {
   PassOptions propagation;
   for (const auto &[key, value] : o.values)
-    if (!exportOnlyOptions().count(key)) propagation.values[key] = value;
+    if (!isExportOnly(key)) propagation.values[key] = value;
   std::optional<PropagationOptions> options = propagationPassOptions(propagation, PropagationPass::Pipeline, diags);
   if (!options) return false;
   if (!runPipelineStep(kName, "sdy-import-pipeline", m, propagation, diags)) return false;
@@ -115,7 +127,8 @@ PassRegistration reg(kName,
                      "edges sunk, constraints to reshards, closed shardings, explicit reshards, inlined meshes)",
                      [](Module &m, const PassOptions &o, Diagnostics &diags) {
                        return runPropagationPipeline(m, o, diags);
-                     });
+                     },
+                     pipelineOptionSpecs());
 
 }  // namespace
 

@@ -21,9 +21,23 @@ const char *passName(PropagationPass pass) {
   return "";
 }
 
-bool isBool(const std::string &v) { return v.empty() || v == "true" || v == "false" || v == "1" || v == "0"; }
-
 }  // namespace
+
+std::vector<PassOptionSpec> propagationOptionSpecs(PropagationPass pass) {
+  std::vector<PassOptionSpec> specs = {
+      {"keep-sharding-rules", "bool", "keep the sdy.sharding_rule of every op (default false)"},
+      {"conservative-propagation", "bool", "propagate no split axes and no axes that do not divide (default false)"},
+      {"module-dump-directory", "string", "Shardy's module dumps; accepted only empty (autopart writes none)"},
+      {"debug-sharding-origins", "bool", "Shardy's debug origins; accepted only false (autopart keeps none)"},
+      {"debug-edge-source-sharding", "bool", "Shardy's debug edge sources; accepted only false"},
+  };
+  if (pass == PropagationPass::Aggressive || pass == PropagationPass::UserPriority ||
+      pass == PropagationPass::Pipeline)
+    specs.push_back({"propagation-strategy", "aggressive|basic", "the factor strategy (default aggressive)"});
+  if (pass == PropagationPass::UserPriority || pass == PropagationPass::Pipeline)
+    specs.push_back({"run-op-priority-propagation", "bool", "each user-priority round by op priorities (default true)"});
+  return specs;
+}
 
 std::optional<PropagationOptions> propagationPassOptions(const PassOptions &o, PropagationPass pass,
                                                          Diagnostics &diags) {
@@ -31,31 +45,14 @@ std::optional<PropagationOptions> propagationPassOptions(const PassOptions &o, P
   bool hasStrategy = pass == PropagationPass::Aggressive || pass == PropagationPass::UserPriority ||
                      pass == PropagationPass::Pipeline;
   bool hasOpPriorityToggle = pass == PropagationPass::UserPriority || pass == PropagationPass::Pipeline;
-  std::set<std::string> bools = {"keep-sharding-rules", "conservative-propagation", "debug-sharding-origins",
-                                 "debug-edge-source-sharding"};
-  if (hasOpPriorityToggle) bools.insert("run-op-priority-propagation");
+  if (!checkPassOptions(PassInfo{name, "", nullptr, propagationOptionSpecs(pass)}, o, diags)) return std::nullopt;
   bool ok = true;
   for (const auto &[key, value] : o.values) {
-    if (bools.count(key)) {
-      if (!isBool(value)) {
-        diags.error(name + ": option '" + key + "' takes true or false, not '" + value + "'");
-        ok = false;
-      } else if (key.starts_with("debug-") && o.getBool(key, false)) {
-        diags.error(name + ": option '" + key + "' is not supported by autopart-opt (no debug origins are kept)");
-        ok = false;
-      }
-    } else if (key == "module-dump-directory") {
-      if (!value.empty()) {
-        diags.error(name + ": option 'module-dump-directory' is not supported by autopart-opt (no module dumps)");
-        ok = false;
-      }
-    } else if (key == "propagation-strategy" && hasStrategy) {
-      if (value != "aggressive" && value != "basic") {
-        diags.error(name + ": option 'propagation-strategy' must be 'aggressive' or 'basic', not '" + value + "'");
-        ok = false;
-      }
-    } else {
-      diags.error(name + ": unknown option '" + key + "'");
+    if (key.starts_with("debug-") && o.getBool(key, false)) {
+      diags.error(name + ": option '" + key + "' is not supported by autopart-opt (no debug origins are kept)");
+      ok = false;
+    } else if (key == "module-dump-directory" && !value.empty()) {
+      diags.error(name + ": option 'module-dump-directory' is not supported by autopart-opt (no module dumps)");
       ok = false;
     }
   }

@@ -35,6 +35,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "ir/Module.h"
 #include "propagation/FactorPropagation.h"
@@ -61,9 +62,14 @@ struct PropagationOptions {
 };
 
 struct PassOptions;
+struct PassOptionSpec;
 
 // The propagation passes, for their options.
 enum class PropagationPass { Basic, Aggressive, OpPriority, UserPriority, Pipeline };
+
+// The options `pass` declares (its registration's list, what --help shows
+// and what propagationPassOptions checks).
+std::vector<PassOptionSpec> propagationOptionSpecs(PropagationPass pass);
 
 // A pass's options under Shardy's names, checked: `keep-sharding-rules`,
 // `conservative-propagation`; `propagation-strategy=aggressive|basic`

@@ -104,7 +104,8 @@ PassRegistration userPriorityReg(
     [](Module &m, const PassOptions &o, Diagnostics &d) {
       std::optional<PropagationOptions> options = propagationPassOptions(o, PropagationPass::UserPriority, d);
       return options && UserPriorityPropagation(m, *options, d).run();
-    });
+    },
+    propagationOptionSpecs(PropagationPass::UserPriority));
 
 }  // namespace
 

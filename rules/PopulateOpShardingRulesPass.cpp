@@ -26,7 +26,9 @@ bool populateRules(Module &m, const PassOptions &opts, Diagnostics &diags) {
 }
 
 PassRegistration reg("sdy-populate-op-sharding-rules",
-                     "Attach each op's sharding rule as sdy.sharding_rule", populateRules);
+                     "Attach each op's sharding rule as sdy.sharding_rule", populateRules,
+                     {{"conservative-propagation", "bool",
+                       "rules that propagate no non-divisible sharding axes (default false)"}});
 
 }  // namespace
 }  // namespace autopart

@@ -29,7 +29,11 @@ void usage() {
   std::cerr << "usage: autopart-opt [FILE|-] [-o OUT] [-split-input-file] "
                "[-verify-diagnostics] [-mlir-print-debuginfo] [-mlir-print-op-generic] "
                "[-PASS[=OPTIONS]]...\npasses:\n";
-  for (const PassInfo *p : allPasses()) std::cerr << "  -" << p->name << "  " << p->description << "\n";
+  for (const PassInfo *p : allPasses()) {
+    std::cerr << "  -" << p->name << "  " << p->description << "\n";
+    for (const PassOptionSpec &o : p->options)
+      std::cerr << "      " << o.name << "=<" << o.type << ">  " << o.help << "\n";
+  }
 }
 
 }  // namespace
@@ -78,7 +82,13 @@ int main(int argc, char **argv) {
         usage();
         return 1;
       }
-      pipeline.push_back({p, PassOptions::parse(opts)});
+      PassOptions options = PassOptions::parse(opts);
+      Diagnostics optionDiags;
+      if (!checkPassOptions(*p, options, optionDiags)) {
+        for (const Diagnostic &d : optionDiags.all()) std::cerr << "autopart-opt: error: " << d.message << "\n";
+        return 1;
+      }
+      pipeline.push_back({p, std::move(options)});
     } else {
       input = a;
     }

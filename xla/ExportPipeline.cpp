@@ -411,7 +411,8 @@ bool runExportPipeline(Module &m, const PassOptions &opts, Diagnostics &diags) {
 PassRegistration reg("xla-sdy-stablehlo-export-pipeline",
                      "Shardy to GSPMD: mhlo.sharding strings, reshards as mhlo.copy, manual computations as "
                      "SPMDFullToShardShape / SPMDShardToFullShape around a call",
-                     runExportPipeline);
+                     runExportPipeline,
+                     {{"enable-hlo-sharding-v3", "bool", "write HloShardingV3 (mesh and axis) strings (default false)"}});
 
 }  // namespace
 

@@ -41,7 +41,7 @@
 // SIM: step time
 // SIM: peak memory
 
-// BAD: error: autopart-remat: policy must be none, full, selective, dots or dots-no-batch
+// BAD: error: autopart-remat: option 'policy' takes one of none|full|selective|dots|dots-no-batch, not 'most'
 
 module @jit_train_step {
   func.func public @main(%w1: tensor<4x16xf32> {jax.arg_info = "params['w1']"}, %w2: tensor<16x4xf32> {jax.arg_info = "params['w2']"}, %x: tensor<8x4xf32> {jax.arg_info = "batch['x']"}, %t: tensor<8x4xf32> {jax.arg_info = "batch['t']"}) -> (tensor<f32> {jax.result_info = "[0]"}, tensor<4x16xf32> {jax.result_info = "[1]['w1']"}, tensor<16x4xf32> {jax.result_info = "[1]['w2']"}) {

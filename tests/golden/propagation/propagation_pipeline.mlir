@@ -12,7 +12,7 @@
 // priority round a single fixpoint; `propagation-strategy=basic` switches
 // the factor strategy.
 
-// STRATEGY: error: sdy-propagation-pipeline: option 'propagation-strategy' must be 'aggressive' or 'basic', not 'fastest'
+// STRATEGY: error: sdy-propagation-pipeline: option 'propagation-strategy' takes one of aggressive|basic, not 'fastest'
 // DEBUG: error: sdy-propagation-pipeline: option 'debug-sharding-origins' is not supported by autopart-opt
 // UNKNOWN: error: sdy-propagation-pipeline: unknown option 'skip-inline'
 // BOOL: error: sdy-user-priority-propagate: option 'run-op-priority-propagation' takes true or false, not 'maybe'
