@@ -9,6 +9,8 @@
 //   deviceGroupsAttr(m, that)        -> dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>
 #pragma once
 
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "ir/Module.h"
@@ -20,6 +22,22 @@ std::vector<std::vector<int64_t>> deviceGroups(const Mesh &mesh, const std::vect
 
 // `dense<[[...], ...]> : tensor<GxNxi64>`, a collective's `replica_groups`.
 AttrId deviceGroupsAttr(Module &m, const std::vector<std::vector<int64_t>> &groups);
+
+// The rows of an op's 2-D integer attribute (`replica_groups`,
+// `source_target_pairs`: `dense<[[0, 4], [1, 5]]> : tensor<2x2xi64>`, in
+// text or hex), without the -1 padding of ragged groups. Empty when the op
+// lacks it or it is not a dense integer tensor.
+std::vector<std::vector<int64_t>> denseIntRows(const Module &m, OpId op, std::string_view attr);
+
+// The mesh axes whose device groups are `groups` (each group and the list
+// compared as sets, in mesh axis order), the inverse of deviceGroups over
+// full axes; nullopt when no set of axes gives them (ragged groups, groups
+// along part of an axis).
+//
+//   mesh ["x"=2, "y"=4], [[0, 4], [1, 5], [2, 6], [3, 7]] -> {"x"}
+//   mesh ["x"=2, "y"=4], [[0, 1, 2, 3], [4, 5, 6, 7]]     -> {"y"}
+//   mesh ["x"=2, "y"=4], [[0, 1], [2, 3], ...]             -> nullopt (half of y)
+std::optional<std::vector<AxisRef>> axesOfGroups(const Mesh &mesh, const std::vector<std::vector<int64_t>> &groups);
 
 // The largest `channel_handle` the module's collectives already use (0:
 // none), so a new collective takes the next one as XLA numbers them.

@@ -87,6 +87,10 @@ enum class CostKind : uint8_t {
   Compute,  // a kernel: FLOPs and bytes moved, plus the reshards its rule needs
   Free,     // no kernel of its own (constants folded, control flow priced by its body)
   Reshard,  // moves its operand to the result's sharding (sdy.reshard and friends)
+  // Communicates over the device groups its own attributes name (StableHLO's
+  // all_reduce, all_gather, ... in a manual computation's per-device body):
+  // priced as those collectives (sim/ExplicitCollectives.h), no kernel.
+  Collective,
 };
 
 // Builds the op's rule; nullopt when this op instance has none (an

@@ -4,6 +4,7 @@
 
 #include "rules/OpInfo.h"
 #include "sim/CollectiveCost.h"
+#include "sim/ExplicitCollectives.h"
 #include "sim/Flops.h"
 #include "sim/LocalSize.h"
 #include "sim/MatmulEfficiency.h"
@@ -81,6 +82,11 @@ OpCost costOp(const Module &m, OpId op, const OpShardingRule *rule, const Shardi
   }
   const OpInfo &info = opInfo(m, op);
   if (info.cost == CostKind::Free) return cost;
+  if (info.cost == CostKind::Collective) {
+    for (ExplicitCollective &e : explicitCollectives(m, op, shardings))
+      addCollectives(cost, {std::move(e.collective)}, e.mesh, device);
+    return cost;
+  }
 
   if (info.cost == CostKind::Reshard && m.numOperands(op) == 1) {
     ValueId in = m.operand(op, 0), out = m.result(op);

@@ -12,7 +12,8 @@
 // every kernel also pays DeviceParams::kernelLaunchSeconds.
 //
 // Ops that only carry shardings (sdy.sharding_constraint is a reshard,
-// constants, tuples, terminators) cost nothing but their collectives.
+// constants, tuples, terminators) cost nothing but their collectives, and so
+// do the collectives a program spells out (sim/ExplicitCollectives.h).
 #pragma once
 
 #include <optional>

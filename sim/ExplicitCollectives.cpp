@@ -1,0 +1,155 @@
+#include "sim/ExplicitCollectives.h"
+
+#include <string>
+
+#include "ir/DeviceGroups.h"
+#include "sim/LocalSize.h"
+
+namespace autopart {
+
+namespace {
+
+const Mesh *shardingMesh(const Module &m, AttrId a, const ShardingMap &shardings) {
+  if (a == kNoAttr) return nullptr;
+  const AttrStorage &s = m.attrs.get(a);
+  if (s.kind == AttrKind::ShardingPerValue && !s.shardings.empty()) return shardings.mesh(s.shardings[0]);
+  if (s.kind == AttrKind::Sharding && s.sharding) return shardings.mesh(*s.sharding);
+  return nullptr;
+}
+
+// The mesh the op's device ids index: its manual computation's, else the
+// program's only mesh with axes.
+const Mesh *meshFor(const Module &m, OpId op, const ShardingMap &shardings) {
+  for (BlockId b = m.ops[op].parent; b != kNone;) {
+    RegionId r = m.blocks[b].parent;
+    OpId parent = r == kNone ? kNone : m.regions[r].parent;
+    if (parent == kNone) break;
+    if (m.isa(parent, "sdy.manual_computation")) {
+      if (const Mesh *mesh = shardingMesh(m, m.attr(parent, "in_shardings"), shardings)) return mesh;
+      if (const Mesh *mesh = shardingMesh(m, m.attr(parent, "out_shardings"), shardings)) return mesh;
+    }
+    b = m.ops[parent].parent;
+  }
+  const Mesh *only = nullptr;
+  for (const auto &[name, mesh] : shardings.meshes()) {
+    if (mesh.axes.empty()) continue;
+    if (only && !(*only == mesh)) return nullptr;
+    only = &mesh;
+  }
+  return only;
+}
+
+// A one-axis mesh standing for devices whose place in the mesh is unknown.
+ExplicitCollective standIn(CollectiveKind kind, int64_t n, int64_t bytes, ValueId v) {
+  std::string name = "groups of " + std::to_string(n);
+  return {Collective{kind, {AxisRef{name}}, bytes, v}, Mesh{{{name, n}}, {}}};
+}
+
+int64_t bytesOf(const Module &m, ValueId v, const ShardingMap &shardings) {
+  const TensorSharding *s = shardings.get(v);
+  return localBytes(m.types, m.type(v), s, s ? shardings.mesh(*s) : nullptr);
+}
+
+// Row-major coordinates of device `id` in `mesh` (empty: not a device of it).
+std::vector<int64_t> coordinates(const Mesh &mesh, int64_t id) {
+  int64_t pos = id;
+  if (!mesh.deviceIds.empty()) {
+    pos = -1;
+    for (size_t i = 0; i < mesh.deviceIds.size(); ++i)
+      if (mesh.deviceIds[i] == id) pos = int64_t(i);
+  }
+  if (pos < 0 || pos >= mesh.numDevices()) return {};
+  std::vector<int64_t> coord(mesh.axes.size());
+  for (size_t a = mesh.axes.size(); a-- > 0;) {
+    coord[a] = pos % mesh.axes[a].size;
+    pos /= mesh.axes[a].size;
+  }
+  return coord;
+}
+
+std::vector<ExplicitCollective> permute(const Module &m, OpId op, const Mesh *mesh, const ShardingMap &shardings) {
+  std::vector<std::vector<int64_t>> pairs = denseIntRows(m, op, "source_target_pairs");
+  ValueId in = m.operand(op, 0);
+  int64_t bytes = bytesOf(m, in, shardings);
+  bool moves = false;
+  std::vector<bool> spans(mesh ? mesh->axes.size() : 0, false);
+  bool placed = mesh != nullptr;
+  for (const std::vector<int64_t> &p : pairs) {
+    if (p.size() != 2 || p[0] == p[1]) continue;
+    moves = true;
+    if (!placed) continue;
+    std::vector<int64_t> from = coordinates(*mesh, p[0]), to = coordinates(*mesh, p[1]);
+    if (from.empty() || to.empty()) {
+      placed = false;
+      continue;
+    }
+    for (size_t a = 0; a < from.size(); ++a) spans[a] = spans[a] || from[a] != to[a];
+  }
+  if (!moves) return {};
+  if (!placed) return {standIn(CollectiveKind::CollectivePermute, 2, bytes, in)};
+  AxisList axes;
+  for (size_t a = 0; a < spans.size(); ++a)
+    if (spans[a]) axes.push_back(AxisRef{mesh->axes[a].name});
+  return {{Collective{CollectiveKind::CollectivePermute, axes, bytes, in}, *mesh}};
+}
+
+}  // namespace
+
+std::vector<ExplicitCollective> explicitCollectives(const Module &m, OpId op, const ShardingMap &shardings) {
+  std::string_view name = m.opName(op);
+  CollectiveKind kind;
+  if (name == "stablehlo.all_reduce" || name == "stablehlo.cross-replica-sum")
+    kind = CollectiveKind::AllReduce;
+  else if (name == "stablehlo.all_gather")
+    kind = CollectiveKind::AllGather;
+  else if (name == "stablehlo.reduce_scatter")
+    kind = CollectiveKind::ReduceScatter;
+  else if (name == "stablehlo.all_to_all")
+    kind = CollectiveKind::AllToAll;
+  else if (name == "stablehlo.collective_permute")
+    kind = CollectiveKind::CollectivePermute;
+  else
+    return {};
+  if (!m.numOperands(op)) return {};
+  const Mesh *mesh = meshFor(m, op, shardings);
+  if (kind == CollectiveKind::CollectivePermute) return permute(m, op, mesh, shardings);
+
+  std::vector<std::vector<int64_t>> groups = denseIntRows(m, op, "replica_groups");
+  std::optional<AxisList> axes;
+  int64_t groupSize = 0;
+  if (groups.empty() || (groups.size() == 1 && groups[0].empty())) {
+    // Every device in one group.
+    if (mesh) {
+      axes = AxisList{};
+      for (const MeshAxis &a : mesh->axes) axes->push_back(AxisRef{a.name});
+    }
+  } else {
+    groupSize = int64_t(groups[0].size());
+    if (mesh) axes = axesOfGroups(*mesh, groups);
+  }
+  if (axes && mesh) groupSize = 1;
+  if (axes && mesh)
+    for (const AxisRef &a : *axes) groupSize *= a.size(*mesh);
+  if (groupSize <= 1) return {};
+
+  // The buffer each kind is priced on (sim/Collective.h); an all-gather's
+  // gathered result, the operand otherwise.
+  std::vector<std::pair<ValueId, ValueId>> buffers;  // (tensor moved, buffer measured)
+  if (kind == CollectiveKind::AllGather) {
+    for (uint32_t i = 0; i < m.numOperands(op) && i < m.numResults(op); ++i)
+      buffers.push_back({m.operand(op, i), m.result(op, i)});
+  } else {
+    for (uint32_t i = 0; i < m.numOperands(op); ++i) buffers.push_back({m.operand(op, i), m.operand(op, i)});
+  }
+  std::vector<ExplicitCollective> out;
+  for (const auto &[moved, measured] : buffers) {
+    int64_t bytes = bytesOf(m, measured, shardings);
+    if (axes && mesh)
+      out.push_back({Collective{kind, *axes, bytes, moved}, *mesh});
+    else
+      out.push_back(standIn(kind, groupSize, bytes, moved));
+  }
+  return out;
+}
+
+}  // namespace autopart
