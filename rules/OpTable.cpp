@@ -156,7 +156,7 @@ std::vector<OpInfo> buildTable() {
     t.push_back(ruleLess(n, C::Sharding, K::Free));
   for (std::string_view n : {"sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.collective_permute"})
     t.push_back(sdyCollective(n, K::Reshard));
-  for (std::string_view n : {"sdy.all_reduce", "sdy.reduce_scatter"}) t.push_back(sdyCollective(n, K::Compute));
+  for (std::string_view n : {"sdy.all_reduce", "sdy.reduce_scatter"}) t.push_back(sdyCollective(n, K::Collective));
 
   // Random numbers, FFT, linear algebra, batch norm, custom calls.
   t.push_back({"stablehlo.rng", C::Other, D::None, F::None, U::None, K::Compute, &build<&rng>});

@@ -95,17 +95,6 @@ OpCost costOp(const Module &m, OpId op, const OpShardingRule *rule, const Shardi
       addCollectives(cost, reshardCollectives(m.types, m.type(in), from, to, *mesh, in), *mesh, device);
     return cost;
   }
-  if (name == "sdy.all_reduce" && m.numOperands(op) == 1) {
-    ValueId in = m.operand(op, 0);
-    const TensorSharding *s = shardings.get(m.result(op));
-    AttrId axes = m.attr(op, "reduction_axes");
-    if (const Mesh *mesh = meshOf(shardings, s, shardings.get(in)); mesh && axes != kNoAttr) {
-      Collective c{CollectiveKind::AllReduce, parseAxisList(m.attrs.str(axes)),
-                   localBytes(m.types, m.type(in), s, mesh), in};
-      addCollectives(cost, {c}, *mesh, device);
-    }
-    return cost;
-  }
 
   double globalFlops = globalFlopsIn ? *globalFlopsIn : opFlops(m, op);
   double shards = 1;

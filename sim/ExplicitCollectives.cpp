@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "ir/CollectiveAxes.h"
 #include "ir/DeviceGroups.h"
 #include "sim/LocalSize.h"
 
@@ -93,10 +94,32 @@ std::vector<ExplicitCollective> permute(const Module &m, OpId op, const Mesh *me
   return {{Collective{CollectiveKind::CollectivePermute, axes, bytes, in}, *mesh}};
 }
 
+// sdy.all_reduce {"x"} sums partial values over x in place (priced on the
+// result's local buffer); sdy.reduce_scatter [{}, {"y"}] sums over y and
+// keeps each device's slice of dimension 1 (priced on the operand's local,
+// unscattered buffer). Both name their axes on their result's mesh.
+std::vector<ExplicitCollective> sdyCollective(const Module &m, OpId op, CollectiveKind kind,
+                                              const ShardingMap &shardings) {
+  if (m.numOperands(op) != 1 || m.numResults(op) != 1) return {};
+  ValueId in = m.operand(op, 0);
+  const TensorSharding *out = shardings.get(m.result(op)), *from = shardings.get(in);
+  const Mesh *mesh = out ? shardings.mesh(*out) : from ? shardings.mesh(*from) : nullptr;
+  AttrId text = m.attr(op, kind == CollectiveKind::AllReduce ? "reduction_axes" : "reduce_scatter_axes");
+  std::optional<CollectiveAxes> parsed = text == kNoAttr ? std::nullopt : parseCollectiveAxes(m.attrs.str(text));
+  if (!mesh || !parsed) return {};
+  AxisList axes = parsed->axes;
+  for (const AxisList &dim : parsed->perDim) axes.insert(axes.end(), dim.begin(), dim.end());
+  if (axes.empty()) return {};
+  const TensorSharding *buffer = kind == CollectiveKind::AllReduce ? out : from;
+  return {{Collective{kind, axes, localBytes(m.types, m.type(in), buffer, mesh), in}, *mesh}};
+}
+
 }  // namespace
 
 std::vector<ExplicitCollective> explicitCollectives(const Module &m, OpId op, const ShardingMap &shardings) {
   std::string_view name = m.opName(op);
+  if (name == "sdy.all_reduce") return sdyCollective(m, op, CollectiveKind::AllReduce, shardings);
+  if (name == "sdy.reduce_scatter") return sdyCollective(m, op, CollectiveKind::ReduceScatter, shardings);
   CollectiveKind kind;
   if (name == "stablehlo.all_reduce" || name == "stablehlo.cross-replica-sum")
     kind = CollectiveKind::AllReduce;

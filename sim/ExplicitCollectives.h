@@ -1,7 +1,10 @@
 // The collectives a program spells out itself: StableHLO's all_reduce,
 // all_gather, reduce_scatter, all_to_all and collective_permute, as
 // torch-xla, shard_map and hand-partitioned programs write them inside an
-// `sdy.manual_computation` body (per-device shapes). They cost what a
+// `sdy.manual_computation` body (per-device shapes), and Shardy's
+// `sdy.all_reduce` / `sdy.reduce_scatter`, which name their mesh axes (the
+// other sdy collectives are priced as the reshard from their operand's
+// sharding to their result's). They cost what a
 // reshard's collectives of the same kind cost (sim/CollectiveCost.h); what
 // has to be found is which mesh axes their device groups span, since the
 // links are per axis.

@@ -131,5 +131,38 @@ TEST(ExplicitCollectivesTest, NoMeshUsesTheGroupSize) {
   EXPECT_EQ(c[0].mesh.numDevices(), 4);
 }
 
+// Shardy's own collectives name their axes: an all-reduce on the result's
+// local buffer, a reduce-scatter on the operand's unscattered one.
+TEST(ExplicitCollectivesTest, SdyAllReduceAndReduceScatterNameTheirAxes) {
+  std::unique_ptr<Module> m = testing::parse(R"(sdy.mesh @mesh = <["x"=2, "y"=4]>
+func.func @main(%arg0: tensor<64x256xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<64x256xf32> {
+  %0 = sdy.reduce_scatter [{}, {"y"}] %arg0 out_sharding=<@mesh, [{"x"}, {"y"}]> : tensor<64x256xf32>
+  %1 = sdy.all_reduce {"x"} %0 out_sharding=<@mesh, [{}, {"y"}]> : tensor<64x256xf32>
+  return %1 : tensor<64x256xf32>
+}
+)");
+  ASSERT_TRUE(m);
+  ShardingMap map = ShardingMap::fromModule(*m);
+  std::vector<OpId> ops;
+  m->walk(m->functions()[0], [&](OpId op) {
+    if (m->opName(op).starts_with("sdy.")) ops.push_back(op);
+  });
+  ASSERT_EQ(ops.size(), 2u);
+  std::vector<ExplicitCollective> scatter = explicitCollectives(*m, ops[0], map);
+  ASSERT_EQ(scatter.size(), 1u);
+  EXPECT_EQ(scatter[0].collective.kind, CollectiveKind::ReduceScatter);
+  EXPECT_EQ(scatter[0].collective.axes, (AxisList{AxisRef{"y"}}));
+  EXPECT_EQ(scatter[0].collective.bytes, 32 * 256 * 4);  // the operand's 32x256 slice
+  std::vector<ExplicitCollective> reduce = explicitCollectives(*m, ops[1], map);
+  ASSERT_EQ(reduce.size(), 1u);
+  EXPECT_EQ(reduce[0].collective.kind, CollectiveKind::AllReduce);
+  EXPECT_EQ(reduce[0].collective.axes, (AxisList{AxisRef{"x"}}));
+  EXPECT_EQ(reduce[0].collective.bytes, 64 * 64 * 4);  // the result's 64x64 slice
+  // Neither is a kernel.
+  OpCost cost = costOp(*m, ops[0], nullptr, map, testing::roundDevice());
+  EXPECT_EQ(cost.computeSeconds, 0);
+  EXPECT_EQ(cost.collectives.size(), 1u);
+}
+
 }  // namespace
 }  // namespace autopart
