@@ -49,6 +49,7 @@
 #include <utility>
 
 #include "ir/Pass.h"
+#include "ir/PassOptionCatalog.h"
 
 namespace autopart {
 
@@ -58,17 +59,17 @@ constexpr const char *kName = "sdy-export-pipeline";
 
 const std::vector<PassOptionSpec> &optionSpecs() {
   static const std::vector<PassOptionSpec> k = {
-      {"keep-sharding-rules", "bool", "keep the sdy.sharding_rule of every op (default false)"},
-      {"avoid-export-for-partitioning", "bool", "stop before the explicit reshards (default false)"},
-      {"update-non-divisible-input-output-shardings", "bool", "even boundary shardings (default true)"},
-      {"enable-insert-explicit-collectives", "bool", "turn reshards into collectives (default false)"},
-      {"remove-all-gather-reduce-scatter-for-cmv1", "bool", "collective matmul v1 cleanup (default false)"},
+      sharedPassOption("keep-sharding-rules"),
+      sharedPassOption("avoid-export-for-partitioning"),
+      sharedPassOption("update-non-divisible-input-output-shardings"),
+      sharedPassOption("enable-insert-explicit-collectives"),
+      sharedPassOption("remove-all-gather-reduce-scatter-for-cmv1"),
       {"dump-sharding-origins", "bool", "keep sharding origins (default false)"},
       {"dump-propagation-edges", "bool", "keep propagation edges (default false)"},
-      {"dedup-functions-fully", "bool", "one function per callee whatever its copies' shardings (default false)"},
-      {"avoid-reshards-on-named-computations", "bool", "no reshards at named computations (default false)"},
+      sharedPassOption("dedup-functions-fully"),
+      sharedPassOption("avoid-reshards-on-named-computations"),
       {"dump-directory", "string", "Shardy's module dumps; accepted only empty (autopart writes none)"},
-      {"inline-meshes", "bool", "write meshes inline and drop sdy.mesh (default true)"},
+      sharedPassOption("inline-meshes"),
       {"insert-explicit-reshards", "bool", "run -sdy-insert-explicit-reshards (default true)"}};
   return k;
 }

@@ -7,6 +7,7 @@
 #include "export/SingleDeviceReshards.h"
 #include "export/UnreducedCollectives.h"
 #include "ir/Pass.h"
+#include "ir/PassOptionCatalog.h"
 #include "ir/ValueSharding.h"
 #include "propagation/DataFlowEdges.h"
 #include "rules/OpShardingRuleRegistry.h"
@@ -624,8 +625,7 @@ PassRegistration reg("sdy-insert-explicit-reshards",
                      {{"enable-full-version", "bool",
                        "reshard every operand and result to the op's common sharding; false: Shardy's minimal "
                        "version, only where needed (default true)"},
-                      {"avoid-reshards-on-named-computations", "bool",
-                       "no reshards at named computation boundaries (default false)"}});
+                      sharedPassOption("avoid-reshards-on-named-computations")});
 
 }  // namespace
 

@@ -40,6 +40,7 @@
 #include "export/ReshapeGroups.h"
 #include "ir/FactorProjection.h"
 #include "ir/Pass.h"
+#include "ir/PassOptionCatalog.h"
 #include "rules/OpShardingRuleRegistry.h"
 #include "sim/ReshardPlan.h"
 #include "sim/ShardingMap.h"
@@ -363,8 +364,7 @@ PassRegistration reg("sdy-resolve-permutation-factors",
                      "halo exchange (enable-halo-exchange, default) or by replicating them around the op",
                      runPass,
                      {{"enable-halo-exchange", "bool", "halo exchange for windows (default true); false: replicate"},
-                      {"replica-count", "int", "number of replicas (default 1)"},
-                      {"partition-count", "int", "number of partitions (default 1)"}});
+                      sharedPassOption("replica-count"), sharedPassOption("partition-count")});
 
 }  // namespace
 

@@ -25,6 +25,7 @@
 #include "ir/AxisList.h"
 #include "ir/Clone.h"
 #include "ir/Pass.h"
+#include "ir/PassOptionCatalog.h"
 #include "sim/ShardingMap.h"
 
 namespace autopart {
@@ -247,8 +248,7 @@ PassRegistration reg("sdy-resolve-single-device-sharding",
                      "Run each single-device op under a stablehlo.if on its device and all-reduce its "
                      "results over the global mesh",
                      runPass,
-                     {{"replica-count", "int", "number of replicas (default 1)"},
-                      {"partition-count", "int", "number of partitions (default 1)"}});
+                     {sharedPassOption("replica-count"), sharedPassOption("partition-count")});
 
 }  // namespace
 

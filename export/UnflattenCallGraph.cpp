@@ -25,6 +25,7 @@
 #include "export/FuncShardings.h"
 #include "import/CallGraph.h"
 #include "ir/Pass.h"
+#include "ir/PassOptionCatalog.h"
 
 namespace autopart {
 
@@ -91,8 +92,7 @@ PassRegistration reg("sdy-unflatten-call-graph",
                      "Sends the calls of copies of one function with the same shardings (or any shardings with "
                      "dedup-functions-fully) to one of them",
                      run,
-                     {{"dedup-functions-fully", "bool",
-                       "one function per original callee whatever its copies' shardings (default false)"}});
+                     {sharedPassOption("dedup-functions-fully")});
 
 }  // namespace
 

@@ -45,6 +45,7 @@
 
 #include <string>
 
+#include "ir/PassOptionCatalog.h"
 #include "propagation/UserPriorityPropagation.h"
 
 namespace autopart {
@@ -57,13 +58,13 @@ constexpr const char *kName = "sdy-propagation-pipeline";
 // the export pipeline's names.
 const std::vector<PassOptionSpec> &exportOnlyOptions() {
   static const std::vector<PassOptionSpec> k = {
-      {"avoid-export-for-partitioning", "bool", "stop before the explicit reshards (default false)"},
-      {"enable-insert-explicit-collectives", "bool", "turn reshards into collectives (default false)"},
-      {"remove-all-gather-reduce-scatter-for-cmv1", "bool", "collective matmul v1 cleanup (default false)"},
-      {"avoid-reshards-on-named-computations", "bool", "no reshards at named computations (default false)"},
-      {"dedup-functions-fully", "bool", "one function per callee whatever its copies' shardings (default false)"},
-      {"update-non-divisible-input-output-shardings", "bool", "even boundary shardings (default true)"},
-      {"inline-meshes", "bool", "write meshes inline and drop sdy.mesh (default true)"}};
+      sharedPassOption("avoid-export-for-partitioning"),
+      sharedPassOption("enable-insert-explicit-collectives"),
+      sharedPassOption("remove-all-gather-reduce-scatter-for-cmv1"),
+      sharedPassOption("avoid-reshards-on-named-computations"),
+      sharedPassOption("dedup-functions-fully"),
+      sharedPassOption("update-non-divisible-input-output-shardings"),
+      sharedPassOption("inline-meshes")};
   return k;
 }
 

@@ -1,9 +1,9 @@
 #include "propagation/ShardingPropagation.h"
 
-#include <set>
 #include <string>
 
 #include "ir/Pass.h"
+#include "ir/PassOptionCatalog.h"
 #include "propagation/UserPriorityPropagation.h"
 
 namespace autopart {
@@ -25,8 +25,8 @@ const char *passName(PropagationPass pass) {
 
 std::vector<PassOptionSpec> propagationOptionSpecs(PropagationPass pass) {
   std::vector<PassOptionSpec> specs = {
-      {"keep-sharding-rules", "bool", "keep the sdy.sharding_rule of every op (default false)"},
-      {"conservative-propagation", "bool", "propagate no split axes and no axes that do not divide (default false)"},
+      sharedPassOption("keep-sharding-rules"),
+      sharedPassOption("conservative-propagation"),
       {"module-dump-directory", "string", "Shardy's module dumps; accepted only empty (autopart writes none)"},
       {"debug-sharding-origins", "bool", "Shardy's debug origins; accepted only false (autopart keeps none)"},
       {"debug-edge-source-sharding", "bool", "Shardy's debug edge sources; accepted only false"},

@@ -7,6 +7,7 @@
 //   %0 = stablehlo.add %a, %b {sdy.sharding_rule =
 //          #sdy.op_sharding_rule<([i, j], [i, j])->([i, j]) {i=8, j=4}>} : tensor<8x4xf32>
 #include "ir/Pass.h"
+#include "ir/PassOptionCatalog.h"
 #include "rules/OpShardingRuleRegistry.h"
 
 namespace autopart {
@@ -27,8 +28,7 @@ bool populateRules(Module &m, const PassOptions &opts, Diagnostics &diags) {
 
 PassRegistration reg("sdy-populate-op-sharding-rules",
                      "Attach each op's sharding rule as sdy.sharding_rule", populateRules,
-                     {{"conservative-propagation", "bool",
-                       "rules that propagate no non-divisible sharding axes (default false)"}});
+                     {sharedPassOption("conservative-propagation")});
 
 }  // namespace
 }  // namespace autopart
