@@ -134,11 +134,18 @@ std::optional<std::vector<AxisRef>> axesOfGroups(const Mesh &mesh, const std::ve
   for (uint32_t i = 0; i < subsets.size(); ++i) subsets[i] = i;
   std::stable_sort(subsets.begin(), subsets.end(),
                    [](uint32_t a, uint32_t b) { return __builtin_popcount(a) < __builtin_popcount(b); });
+  int64_t groupSize = want.empty() ? 0 : int64_t(want[0].size());
   for (uint32_t subset : subsets) {
+    // Only axes as large together as a group can give its groups (this keeps
+    // a many-axis mesh from building every subset's groups).
+    int64_t size = 1;
     std::vector<AxisRef> axes;
     for (size_t a = 0; a < k; ++a)
-      if (subset >> a & 1) axes.push_back(AxisRef{mesh.axes[a].name});
-    if (normal(deviceGroups(mesh, axes)) == want) return axes;
+      if (subset >> a & 1) {
+        axes.push_back(AxisRef{mesh.axes[a].name});
+        size *= mesh.axes[a].size;
+      }
+    if (size == groupSize && normal(deviceGroups(mesh, axes)) == want) return axes;
   }
   return std::nullopt;
 }
