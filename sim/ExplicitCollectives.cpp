@@ -10,14 +10,6 @@ namespace autopart {
 
 namespace {
 
-const Mesh *shardingMesh(const Module &m, AttrId a, const ShardingMap &shardings) {
-  if (a == kNoAttr) return nullptr;
-  const AttrStorage &s = m.attrs.get(a);
-  if (s.kind == AttrKind::ShardingPerValue && !s.shardings.empty()) return shardings.mesh(s.shardings[0]);
-  if (s.kind == AttrKind::Sharding && s.sharding) return shardings.mesh(*s.sharding);
-  return nullptr;
-}
-
 // The mesh the op's device ids index: its manual computation's, else the
 // program's only mesh with axes.
 const Mesh *meshFor(const Module &m, OpId op, const ShardingMap &shardings) {
@@ -25,10 +17,8 @@ const Mesh *meshFor(const Module &m, OpId op, const ShardingMap &shardings) {
     RegionId r = m.blocks[b].parent;
     OpId parent = r == kNone ? kNone : m.regions[r].parent;
     if (parent == kNone) break;
-    if (m.isa(parent, "sdy.manual_computation")) {
-      if (const Mesh *mesh = shardingMesh(m, m.attr(parent, "in_shardings"), shardings)) return mesh;
-      if (const Mesh *mesh = shardingMesh(m, m.attr(parent, "out_shardings"), shardings)) return mesh;
-    }
+    if (m.isa(parent, "sdy.manual_computation"))
+      if (const Mesh *mesh = shardings.computationMesh(m, parent)) return mesh;
     b = m.ops[parent].parent;
   }
   const Mesh *only = nullptr;

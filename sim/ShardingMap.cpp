@@ -48,6 +48,19 @@ const Mesh *ShardingMap::mesh(const TensorSharding &s) const {
   return mesh(s.meshName);
 }
 
+const Mesh *ShardingMap::computationMesh(const Module &m, OpId op) const {
+  for (const char *list : {"in_shardings", "out_shardings"}) {
+    AttrId a = m.attr(op, list);
+    if (a == kNoAttr) continue;
+    const AttrStorage &s = m.attrs.get(a);
+    if (s.kind == AttrKind::ShardingPerValue && !s.shardings.empty())
+      if (const Mesh *found = mesh(s.shardings[0])) return found;
+    if (s.kind == AttrKind::Sharding && s.sharding)
+      if (const Mesh *found = mesh(*s.sharding)) return found;
+  }
+  return nullptr;
+}
+
 const Mesh *ShardingMap::mesh(const std::string &name) const {
   auto it = meshes_.find(name);
   return it == meshes_.end() ? nullptr : &it->second;

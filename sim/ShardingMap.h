@@ -36,6 +36,9 @@ public:
   const Mesh *mesh(const std::string &name) const;
   void addMesh(const std::string &name, Mesh mesh) { meshes_[name] = std::move(mesh); }
   const std::map<std::string, Mesh> &meshes() const { return meshes_; }
+  // The mesh of an sdy.manual_computation (or named computation): its first
+  // in sharding's, else its first out sharding's; null when it has none.
+  const Mesh *computationMesh(const Module &m, OpId op) const;
 
 private:
   std::vector<std::optional<TensorSharding>> values_;

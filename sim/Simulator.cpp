@@ -95,17 +95,22 @@ Simulator::Simulator(const Module &m, ShardingMap shardings, DeviceParams device
   indexUses();
 }
 
-void Simulator::addBlock(BlockId b, double multiplier, int depth) {
+void Simulator::addBlock(BlockId b, double multiplier, int depth, double manualDevices) {
   size_t instance = blockSites_.size();
   blockSites_.emplace_back();
   for (OpId op : m_.blocks[b].ops) {
     blockSites_[instance].push_back(uint32_t(sites_.size()));
     DataFlow flow = opInfo(m_, op).dataFlow;
+    double innerDevices = manualDevices;
+    if (m_.isa(op, "sdy.manual_computation"))
+      if (const Mesh *mesh = shardings_.computationMesh(m_, op); mesh && m_.attr(op, "manual_axes") != kNoAttr)
+        for (AttrId axis : m_.attrs.get(m_.attr(op, "manual_axes")).elems)
+          innerDevices *= double(std::max<int64_t>(1, mesh->axisSize(m_.attrs.stringValue(axis))));
     auto addRegion = [&](uint32_t r, double mult) {
-      for (BlockId inner : m_.regions[m_.region(op, r)].blocks) addBlock(inner, mult, depth + 1);
+      for (BlockId inner : m_.regions[m_.region(op, r)].blocks) addBlock(inner, mult, depth + 1, innerDevices);
     };
     size_t self = sites_.size();
-    sites_.push_back({op, multiplier});
+    sites_.push_back({op, multiplier, manualDevices});
     if (flow == DataFlow::Loop && m_.numRegions(op) == 2) {
       std::optional<int64_t> trips = staticTripCount(m_, op);
       double n = trips ? double(*trips) : options_.unknownTripCount;
@@ -124,7 +129,7 @@ void Simulator::addBlock(BlockId b, double multiplier, int depth) {
       for (uint32_t r = 0; r < m_.numRegions(op); ++r) addRegion(r, multiplier);
     } else if (flow == DataFlow::Call && depth < 32) {
       OpId f = m_.lookupFunc(m_.attr(op, "callee"));
-      if (f != kNone) addBlock(FuncView{m_, f}.entry(), multiplier, depth + 1);
+      if (f != kNone) addBlock(FuncView{m_, f}.entry(), multiplier, depth + 1, manualDevices);
     }
   }
 }
@@ -235,7 +240,7 @@ void Simulator::evaluateSite(size_t i) {
     localFlops_ -= old.flops * s.multiplier;
   } else {
     siteFlops_[i] = opFlops(m_, s.op);
-    globalFlops_ += siteFlops_[i] * s.multiplier;
+    globalFlops_ += siteFlops_[i] * s.multiplier * s.manualDevices;
   }
   bool entryReturn = isEntryReturn(s.op);
   if (entryReturn) {

@@ -94,6 +94,10 @@ public:
   struct Site {
     OpId op;
     double multiplier;  // executions per step
+    // Devices that each run their own slice of it: inside an
+    // sdy.manual_computation the shapes are one device's, so the program's
+    // (global) FLOPs are the local ones times the manual axes' devices.
+    double manualDevices = 1;
   };
 
   Simulator(const Module &m, ShardingMap shardings, DeviceParams device, SimOptions options = {});
@@ -127,7 +131,7 @@ public:
   size_t memoHits() const { return memoHits_; }
 
 private:
-  void addBlock(BlockId b, double multiplier, int depth);
+  void addBlock(BlockId b, double multiplier, int depth, double manualDevices = 1);
   void indexCollectiveWindows();
   void refreshKernels();
   void markKernelsStale(size_t site);

@@ -319,3 +319,30 @@ TEST(Simulator, AnAccumulatedAllReduceIsPaidOnceAfterTheLoop) {
 
 }  // namespace
 }  // namespace autopart
+
+namespace autopart {
+namespace {
+
+// Inside a manual computation over x=2, y=4 every device multiplies its own
+// 8x16 by 16x32 slice: 2·8·16·32 = 8192 FLOPs each, 8 times that for the
+// program.
+TEST(Simulator, ManualBodiesCountEveryDevicesWorkInTheProgramsFlops) {
+  std::unique_ptr<Module> m = testing::parse(R"(sdy.mesh @mesh = <["x"=2, "y"=4]>
+func.func @main(%a: tensor<16x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>},
+                %b: tensor<64x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) -> tensor<16x32xf32> {
+  %0 = sdy.manual_computation(%a, %b) in_shardings=[<@mesh, [{"x"}, {"y"}]>, <@mesh, [{"y"}, {}]>] out_shardings=[<@mesh, [{"x"}, {}], unreduced={"y"}>] manual_axes={"x", "y"} (%la: tensor<8x16xf32>, %lb: tensor<16x32xf32>) {
+    %d = stablehlo.dot_general %la, %lb, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
+    sdy.return %d : tensor<8x32xf32>
+  } : (tensor<16x64xf32>, tensor<64x32xf32>) -> tensor<16x32xf32>
+  return %0 : tensor<16x32xf32>
+}
+)");
+  ASSERT_TRUE(m);
+  Simulator sim(*m, ShardingMap::fromModule(*m), testing::roundDevice());
+  StepSummary s = sim.evaluate();
+  EXPECT_DOUBLE_EQ(s.localFlops, 2.0 * 8 * 16 * 32);
+  EXPECT_DOUBLE_EQ(s.globalFlops, 8 * 2.0 * 8 * 16 * 32);
+}
+
+}  // namespace
+}  // namespace autopart
