@@ -123,11 +123,9 @@ std::vector<OpInfo> buildTable() {
                &build<&collective>});
   for (std::string_view n : {"stablehlo.all_gather", "stablehlo.all_to_all"})
     t.push_back({n, C::Collective, D::None, F::None, U::None, K::Collective, &build<&collective>});
-  for (std::string_view n : {"stablehlo.collective_permute", "stablehlo.cross-replica-sum"})
+  for (std::string_view n :
+       {"stablehlo.collective_permute", "stablehlo.collective_broadcast", "stablehlo.cross-replica-sum"})
     t.push_back({n, C::Collective, D::None, F::None, U::None, K::Collective, kPointwise});
-  // A broadcast from one device of each group has no α-β form here yet: a
-  // kernel moving its bytes, no communication (docs/cost-model.md).
-  t.push_back({"stablehlo.collective_broadcast", C::Collective, D::None, F::None, U::None, K::Compute, kPointwise});
 
   // Control flow: values are tied by data-flow edges, not a rule; the
   // simulator prices the bodies.

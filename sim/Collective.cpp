@@ -12,6 +12,7 @@ const char *collectiveName(CollectiveKind kind) {
   case CollectiveKind::CollectivePermute: return "collective-permute";
   case CollectiveKind::AllReduce: return "all-reduce";
   case CollectiveKind::ReduceScatter: return "reduce-scatter";
+  case CollectiveKind::Broadcast: return "collective-broadcast";
   }
   return "?";
 }

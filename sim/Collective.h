@@ -28,6 +28,9 @@ enum class CollectiveKind : uint8_t {
   CollectivePermute,
   AllReduce,
   ReduceScatter,
+  // One device of each group sends its buffer to the others (StableHLO's
+  // collective_broadcast); reshards never need it.
+  Broadcast,
 };
 
 const char *collectiveName(CollectiveKind kind);

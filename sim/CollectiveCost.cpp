@@ -67,6 +67,20 @@ double collectiveSeconds(const Collective &c, const Mesh &mesh, const DevicePara
     }
     return seconds;
   }
+  case CollectiveKind::Broadcast: {
+    // A pipelined chain through the group (NCCL's ring broadcast): the
+    // buffer streams through at the slowest link, one latency per hop.
+    double n = 1, bw = 0, latency = 0;
+    for (const AxisRef &a : c.axes) {
+      n *= double(a.size(mesh));
+      const LinkParams &link = device.link(a.name);
+      bw = bw == 0 ? link.bandwidth : std::min(bw, link.bandwidth);
+      latency = std::max(latency, link.latency);
+    }
+    if (n <= 1) return 0;
+    if (bw == 0) bw = device.defaultLink.bandwidth;
+    return (n - 1) * latency + bytes / bw;
+  }
   case CollectiveKind::CollectivePermute: {
     double bw = 0, latency = 0;
     for (const AxisRef &a : c.axes) {

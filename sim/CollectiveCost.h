@@ -9,6 +9,7 @@
 //                                tree's 2·(⌈log2 n⌉·α + B / bw)
 //   all-to-all                   (n-1)·α + (n-1)/n · B / bw
 //   collective-permute           α + B / bw
+//   collective-broadcast         (n-1)·α + B / bw         (pipelined chain)
 //   all-slice                    0 (a local slice)
 //
 // A collective over several axes runs as one ring per axis, minor axis

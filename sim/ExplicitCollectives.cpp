@@ -121,6 +121,8 @@ std::vector<ExplicitCollective> explicitCollectives(const Module &m, OpId op, co
     kind = CollectiveKind::AllToAll;
   else if (name == "stablehlo.collective_permute")
     kind = CollectiveKind::CollectivePermute;
+  else if (name == "stablehlo.collective_broadcast")
+    kind = CollectiveKind::Broadcast;
   else
     return {};
   if (!m.numOperands(op)) return {};

@@ -1,5 +1,6 @@
 // The collectives a program spells out itself: StableHLO's all_reduce,
-// all_gather, reduce_scatter, all_to_all and collective_permute, as
+// all_gather, reduce_scatter, all_to_all, collective_permute and
+// collective_broadcast, as
 // torch-xla, shard_map and hand-partitioned programs write them inside an
 // `sdy.manual_computation` body (per-device shapes), and Shardy's
 // `sdy.all_reduce` / `sdy.reduce_scatter`, which name their mesh axes (the

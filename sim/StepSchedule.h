@@ -45,7 +45,7 @@ struct CombineThresholds {
   double allReduce = 0, allGather = 0, reduceScatter = 0;  // bytes; 0: never combine
 };
 
-constexpr size_t kNumCollectiveKinds = 6;
+constexpr size_t kNumCollectiveKinds = 7;
 
 struct ScheduleResult {
   double stepSeconds = 0;

@@ -131,6 +131,35 @@ TEST(ExplicitCollectivesTest, NoMeshUsesTheGroupSize) {
   EXPECT_EQ(c[0].mesh.numDevices(), 4);
 }
 
+// A broadcast streams its buffer along a chain through each group:
+// (n-1)·α + B/bw, here over y=4 at 10 GB/s with α = 1 µs on 1 KiB.
+TEST(ExplicitCollectivesTest, BroadcastIsAPipelinedChainThroughTheGroup) {
+  std::unique_ptr<Module> m = testing::parse(R"(sdy.mesh @mesh = <["x"=2, "y"=4]>
+func.func @main(%arg0: tensor<16x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) -> tensor<16x64xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}, {"y"}]>] out_shardings=[<@mesh, [{"x"}, {"y"}]>] manual_axes={"x", "y"} (%a: tensor<8x16xf32>) {
+    %b = "stablehlo.collective_broadcast"(%a) <{replica_groups = dense<[[0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>}> : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    sdy.return %b : tensor<8x16xf32>
+  } : (tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %0 : tensor<16x64xf32>
+}
+)");
+  ASSERT_TRUE(m);
+  ShardingMap map = ShardingMap::fromModule(*m);
+  OpId op = kNone;
+  m->walk(m->functions()[0], [&](OpId o) {
+    if (m->isa(o, "stablehlo.collective_broadcast")) op = o;
+  });
+  std::vector<ExplicitCollective> c = explicitCollectives(*m, op, map);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].collective.kind, CollectiveKind::Broadcast);
+  EXPECT_EQ(c[0].collective.axes, (AxisList{AxisRef{"y"}}));
+  EXPECT_EQ(c[0].collective.bytes, 8 * 16 * 4);
+  DeviceParams device = testing::roundDevice();
+  device.defaultLink = {10e9, 1e-6};
+  EXPECT_NEAR(costOp(*m, op, nullptr, map, device).commSeconds, 3 * 1e-6 + 512 / 10e9, 1e-15);
+  EXPECT_STREQ(collectiveName(CollectiveKind::Broadcast), "collective-broadcast");
+}
+
 // Shardy's own collectives name their axes: an all-reduce on the result's
 // local buffer, a reduce-scatter on the operand's unscattered one.
 TEST(ExplicitCollectivesTest, SdyAllReduceAndReduceScatterNameTheirAxes) {
