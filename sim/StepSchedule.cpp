@@ -1,6 +1,7 @@
 #include "sim/StepSchedule.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 namespace autopart {
@@ -103,7 +104,10 @@ ScheduleResult scheduleOnClock(const ComputeClock &clock, std::vector<ScheduledC
     }
     r.exposedSeconds += exposed;
     r.exposedByKind[size_t(e.kind)] += exposed;
-    r.hiddenByKind[size_t(e.kind)] += seconds - exposed;
+    // finish - now loses bits against seconds: a collective exposed whole
+    // would otherwise be hidden by -1e-20 s (printed "-0.000 us hidden").
+    double hidden = seconds - exposed;
+    r.hiddenByKind[size_t(e.kind)] += std::abs(hidden) < 1e-12 ? 0 : hidden;
   }
   r.computeSeconds = clock.before(end);
   r.stepSeconds = std::max(r.computeSeconds + stall, commFree);

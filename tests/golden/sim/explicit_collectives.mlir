@@ -8,6 +8,9 @@
 // only in "model", 0 and 4 only in "data"), not as kernels.
 
 // CHECK: step time {{.*}}communication {{[1-9]}}
+// Each collective feeds the next op at once: exposed whole, hidden exactly 0
+// (not the -0.000 a rounding remainder printed).
+// CHECK: communication {{.*}} exposed; all-gather {{[0-9.]+}} us exposed, 0.000 us hidden; all-reduce {{[0-9.]+}} us exposed, 0.000 us hidden
 // CHECK: costliest collectives:
 // CHECK-DAG: all-reduce {"model"} 128.00 KiB
 // CHECK-DAG: all-gather {"data"} 256.00 KiB
