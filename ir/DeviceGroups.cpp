@@ -6,16 +6,27 @@
 
 namespace autopart {
 
+std::vector<int64_t> meshCoordinates(const Mesh &mesh, int64_t position) {
+  std::vector<int64_t> coord(mesh.axes.size());
+  for (size_t a = mesh.axes.size(); a-- > 0;) {
+    coord[a] = position % mesh.axes[a].size;
+    position /= mesh.axes[a].size;
+  }
+  return coord;
+}
+
+int64_t devicePosition(const Mesh &mesh, int64_t id) {
+  if (mesh.deviceIds.empty()) return id >= 0 && id < mesh.numDevices() ? id : -1;
+  for (size_t i = 0; i < mesh.deviceIds.size(); ++i)
+    if (mesh.deviceIds[i] == id) return int64_t(i);
+  return -1;
+}
+
 std::vector<std::vector<int64_t>> deviceGroups(const Mesh &mesh, const std::vector<AxisRef> &axes) {
   int64_t n = mesh.numDevices();
   std::map<int64_t, std::vector<std::pair<int64_t, int64_t>>> groups;  // key -> (rank, position)
   for (int64_t pos = 0; pos < n; ++pos) {
-    // Coordinates of `pos`, row-major over the mesh axes.
-    std::vector<int64_t> coord(mesh.axes.size());
-    for (size_t a = mesh.axes.size(), rest = size_t(pos); a-- > 0;) {
-      coord[a] = int64_t(rest % size_t(mesh.axes[a].size));
-      rest /= size_t(mesh.axes[a].size);
-    }
+    std::vector<int64_t> coord = meshCoordinates(mesh, pos);
     int64_t rank = 0;
     for (const AxisRef &r : axes) {
       int a = mesh.axisIndex(r.name);

@@ -20,6 +20,13 @@ namespace autopart {
 
 std::vector<std::vector<int64_t>> deviceGroups(const Mesh &mesh, const std::vector<AxisRef> &axes);
 
+// Row-major coordinates, one per mesh axis, of the device at `position` in
+// the mesh's order (mesh ["x"=2, "y"=4], position 6 -> [1, 2]).
+std::vector<int64_t> meshCoordinates(const Mesh &mesh, int64_t position);
+// The position of device `id`: its index in `device_ids`, or the id itself
+// when the mesh lists none; -1 when the mesh has no such device.
+int64_t devicePosition(const Mesh &mesh, int64_t id);
+
 // `dense<[[...], ...]> : tensor<GxNxi64>`, a collective's `replica_groups`.
 AttrId deviceGroupsAttr(Module &m, const std::vector<std::vector<int64_t>> &groups);
 

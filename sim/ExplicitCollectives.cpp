@@ -41,23 +41,6 @@ int64_t bytesOf(const Module &m, ValueId v, const ShardingMap &shardings) {
   return localBytes(m.types, m.type(v), s, s ? shardings.mesh(*s) : nullptr);
 }
 
-// Row-major coordinates of device `id` in `mesh` (empty: not a device of it).
-std::vector<int64_t> coordinates(const Mesh &mesh, int64_t id) {
-  int64_t pos = id;
-  if (!mesh.deviceIds.empty()) {
-    pos = -1;
-    for (size_t i = 0; i < mesh.deviceIds.size(); ++i)
-      if (mesh.deviceIds[i] == id) pos = int64_t(i);
-  }
-  if (pos < 0 || pos >= mesh.numDevices()) return {};
-  std::vector<int64_t> coord(mesh.axes.size());
-  for (size_t a = mesh.axes.size(); a-- > 0;) {
-    coord[a] = pos % mesh.axes[a].size;
-    pos /= mesh.axes[a].size;
-  }
-  return coord;
-}
-
 std::vector<ExplicitCollective> permute(const Module &m, OpId op, const Mesh *mesh, const ShardingMap &shardings) {
   std::vector<std::vector<int64_t>> pairs = denseIntRows(m, op, "source_target_pairs");
   ValueId in = m.operand(op, 0);
@@ -69,11 +52,12 @@ std::vector<ExplicitCollective> permute(const Module &m, OpId op, const Mesh *me
     if (p.size() != 2 || p[0] == p[1]) continue;
     moves = true;
     if (!placed) continue;
-    std::vector<int64_t> from = coordinates(*mesh, p[0]), to = coordinates(*mesh, p[1]);
-    if (from.empty() || to.empty()) {
+    int64_t source = devicePosition(*mesh, p[0]), target = devicePosition(*mesh, p[1]);
+    if (source < 0 || target < 0) {
       placed = false;
       continue;
     }
+    std::vector<int64_t> from = meshCoordinates(*mesh, source), to = meshCoordinates(*mesh, target);
     for (size_t a = 0; a < from.size(); ++a) spans[a] = spans[a] || from[a] != to[a];
   }
   if (!moves) return {};

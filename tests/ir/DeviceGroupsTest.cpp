@@ -56,6 +56,16 @@ TEST(DeviceGroupsTest, DenseIntRowsReadsTextHexAndPadding) {
   EXPECT_EQ(denseIntRows(*m, ops[2], "replica_groups"), Groups{});
 }
 
+TEST(DeviceGroupsTest, CoordinatesAndPositions) {
+  Mesh mesh{{{"x", 2}, {"y", 4}}, {}};
+  EXPECT_EQ(meshCoordinates(mesh, 6), (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(devicePosition(mesh, 6), 6);
+  EXPECT_EQ(devicePosition(mesh, 8), -1);
+  Mesh listed{{{"x", 2}}, {1, 0}};
+  EXPECT_EQ(devicePosition(listed, 1), 0);
+  EXPECT_EQ(devicePosition(listed, 2), -1);
+}
+
 TEST(DeviceGroupsTest, AxesOfGroupsInvertsDeviceGroups) {
   Mesh mesh{{{"x", 2}, {"y", 4}}, {}};
   using Axes = std::vector<AxisRef>;
