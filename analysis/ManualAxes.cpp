@@ -6,6 +6,14 @@
 
 namespace autopart {
 
+std::vector<std::string> manualAxesAttr(const Module &m, OpId op) {
+  std::vector<std::string> out;
+  AttrId a = m.attr(op, "manual_axes");
+  if (a == kNoAttr || m.attrs.kind(a) != AttrKind::Array) return out;
+  for (AttrId e : m.attrs.get(a).elems) out.emplace_back(m.attrs.stringValue(e));
+  return out;
+}
+
 namespace {
 
 // Interns sorted axis-name sets; set 0 is the empty one.
@@ -32,14 +40,6 @@ private:
   std::vector<std::vector<std::string>> &sets_;
   std::map<std::vector<std::string>, uint32_t> index_;
 };
-
-std::vector<std::string> manualAxesAttr(const Module &m, OpId op) {
-  std::vector<std::string> out;
-  AttrId a = m.attr(op, "manual_axes");
-  if (a == kNoAttr || m.attrs.kind(a) != AttrKind::Array) return out;
-  for (AttrId e : m.attrs.get(a).elems) out.emplace_back(m.attrs.stringValue(e));
-  return out;
-}
 
 // The function an op runs as part of itself: a call's callee, a
 // composite's decomposition.

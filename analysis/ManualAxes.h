@@ -36,6 +36,10 @@
 
 namespace autopart {
 
+// The axes an sdy.manual_computation makes manual, as written (empty for
+// any other op).
+std::vector<std::string> manualAxesAttr(const Module &m, OpId op);
+
 class ManualAxes {
 public:
   ManualAxes() = default;

@@ -5,6 +5,7 @@
 
 #include "analysis/CarriedState.h"
 #include "analysis/LoopSums.h"
+#include "analysis/ManualAxes.h"
 #include "rules/OpShardingRuleRegistry.h"
 #include "rules/RuleCache.h"
 #include "sim/Flops.h"
@@ -103,9 +104,9 @@ void Simulator::addBlock(BlockId b, double multiplier, int depth, double manualD
     DataFlow flow = opInfo(m_, op).dataFlow;
     double innerDevices = manualDevices;
     if (m_.isa(op, "sdy.manual_computation"))
-      if (const Mesh *mesh = shardings_.computationMesh(m_, op); mesh && m_.attr(op, "manual_axes") != kNoAttr)
-        for (AttrId axis : m_.attrs.get(m_.attr(op, "manual_axes")).elems)
-          innerDevices *= double(std::max<int64_t>(1, mesh->axisSize(m_.attrs.stringValue(axis))));
+      if (const Mesh *mesh = shardings_.computationMesh(m_, op))
+        for (const std::string &axis : manualAxesAttr(m_, op))
+          innerDevices *= double(std::max<int64_t>(1, mesh->axisSize(axis)));
     auto addRegion = [&](uint32_t r, double mult) {
       for (BlockId inner : m_.regions[m_.region(op, r)].blocks) addBlock(inner, mult, depth + 1, innerDevices);
     };
