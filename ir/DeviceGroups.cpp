@@ -1,6 +1,7 @@
 #include "ir/DeviceGroups.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <string>
 
@@ -144,7 +145,7 @@ std::optional<std::vector<AxisRef>> axesOfGroups(const Mesh &mesh, const std::ve
   std::vector<uint32_t> subsets(size_t(1) << k);
   for (uint32_t i = 0; i < subsets.size(); ++i) subsets[i] = i;
   std::stable_sort(subsets.begin(), subsets.end(),
-                   [](uint32_t a, uint32_t b) { return __builtin_popcount(a) < __builtin_popcount(b); });
+                   [](uint32_t a, uint32_t b) { return std::popcount(a) < std::popcount(b); });
   int64_t groupSize = want.empty() ? 0 : int64_t(want[0].size());
   for (uint32_t subset : subsets) {
     // Only axes as large together as a group can give its groups (this keeps
