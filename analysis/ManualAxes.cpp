@@ -4,15 +4,9 @@
 #include <map>
 #include <unordered_map>
 
-namespace autopart {
+#include "ir/ValueSharding.h"
 
-std::vector<std::string> manualAxesAttr(const Module &m, OpId op) {
-  std::vector<std::string> out;
-  AttrId a = m.attr(op, "manual_axes");
-  if (a == kNoAttr || m.attrs.kind(a) != AttrKind::Array) return out;
-  for (AttrId e : m.attrs.get(a).elems) out.emplace_back(m.attrs.stringValue(e));
-  return out;
-}
+namespace autopart {
 
 namespace {
 
@@ -79,7 +73,7 @@ ManualAxes::ManualAxes(const Module &m) : m_(&m), setOfBlock_(m.blocks.size(), 0
           }
         }
         if (m.numRegions(op) == 0) continue;
-        uint32_t inner = m.isa(op, "sdy.manual_computation") ? pool.unite(set, manualAxesAttr(m, op)) : set;
+        uint32_t inner = m.isa(op, "sdy.manual_computation") ? pool.unite(set, manualAxesOf(m, op)) : set;
         for (uint32_t r = 0; r < m.numRegions(op); ++r)
           for (BlockId b : m.regions[m.region(op, r)].blocks) stack.push_back({b, inner});
       }

@@ -36,10 +36,6 @@
 
 namespace autopart {
 
-// The axes an sdy.manual_computation makes manual, as written (empty for
-// any other op).
-std::vector<std::string> manualAxesAttr(const Module &m, OpId op);
-
 class ManualAxes {
 public:
   ManualAxes() = default;

@@ -23,6 +23,7 @@
 #include "exec/Interpreter.h"
 #include "exec/Strided.h"
 #include "ir/MeshLookup.h"
+#include "ir/ValueSharding.h"
 
 namespace autopart::exec {
 namespace {
@@ -137,8 +138,7 @@ void manualComputationOp(Interpreter &I, OpId op) {
   const Module &m = I.m;
   uint32_t nIn = m.numOperands(op), nOut = m.numResults(op);
   Grid g;
-  if (AttrId a = m.attr(op, "manual_axes"); a != kNoAttr && m.attrs.kind(a) == AttrKind::Array)
-    for (AttrId e : m.attrs.get(a).elems) g.manual.emplace_back(m.attrs.stringValue(e));
+  g.manual = manualAxesOf(m, op);
   std::vector<const TensorSharding *> ins, outs;
   for (uint32_t i = 0; i < nIn; ++i) ins.push_back(nthSharding(I, op, "in_shardings", i));
   for (uint32_t i = 0; i < nOut; ++i) outs.push_back(nthSharding(I, op, "out_shardings", i));

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "export/GspmdSharding.h"
+#include "ir/ValueSharding.h"
 
 namespace autopart {
 
@@ -72,9 +73,8 @@ std::vector<std::string> Exporter::manualAxesAround(OpId op) const {
   OpId p = op;
   for (; p != kNone && !m_.isa(p, "func.func"); p = m_.parentOp(p)) {
     if (p == op || !m_.isa(p, "sdy.manual_computation")) continue;
-    AttrId list = m_.attr(p, "manual_axes");
-    if (list == kNoAttr) continue;
-    for (AttrId a : m_.attrs.get(list).elems) axes.emplace_back(m_.attrs.stringValue(a));
+    std::vector<std::string> manual = manualAxesOf(m_, p);
+    axes.insert(axes.end(), manual.begin(), manual.end());
   }
   if (auto it = funcManual_.find(p); p != kNone && it != funcManual_.end())
     axes.insert(axes.end(), it->second.begin(), it->second.end());

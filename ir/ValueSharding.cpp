@@ -46,4 +46,12 @@ const TensorSharding *valueSharding(const Module &m, ValueId v) {
   return nullptr;
 }
 
+std::vector<std::string> manualAxesOf(const Module &m, OpId op) {
+  std::vector<std::string> out;
+  AttrId a = m.attr(op, "manual_axes");
+  if (a == kNoAttr || m.attrs.kind(a) != AttrKind::Array) return out;
+  for (AttrId e : m.attrs.get(a).elems) out.emplace_back(m.attrs.stringValue(e));
+  return out;
+}
+
 }  // namespace autopart

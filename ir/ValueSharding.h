@@ -11,6 +11,9 @@
 //   valueSharding(%1)    == <@mesh, [{"x"}]>      (entry 0 of the op's sdy.sharding)
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "ir/Module.h"
 
 namespace autopart {
@@ -28,5 +31,9 @@ const TensorSharding *resultSharding(const Module &m, OpId op, uint32_t i);
 // computation's block arguments have none stored: the body sees local
 // shapes, and its in_shardings are global.
 const TensorSharding *valueSharding(const Module &m, ValueId v);
+
+// The axes an sdy.manual_computation makes manual, as written
+// (`manual_axes={"x", "y"}` -> ["x", "y"]); empty for any other op.
+std::vector<std::string> manualAxesOf(const Module &m, OpId op);
 
 }  // namespace autopart

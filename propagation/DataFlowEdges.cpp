@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "ir/Pass.h"
+#include "ir/ValueSharding.h"
 #include "rules/OpInfo.h"
 
 namespace autopart {
@@ -82,14 +83,6 @@ TensorSharding ManualAxesView::toLocal(TensorSharding s) const {
     return std::find(replicated.begin(), replicated.end(), a) != replicated.end();
   });
   return s;
-}
-
-std::vector<std::string> manualAxesOf(const Module &m, OpId op) {
-  std::vector<std::string> out;
-  AttrId a = m.attr(op, "manual_axes");
-  if (a == kNoAttr) return out;
-  for (AttrId e : m.attrs.get(a).elems) out.emplace_back(m.attrs.stringValue(e));
-  return out;
 }
 
 namespace {

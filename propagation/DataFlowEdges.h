@@ -44,9 +44,6 @@ struct ManualAxesView {
   TensorSharding toLocal(TensorSharding global) const;
 };
 
-// The manual axes of an `sdy.manual_computation` op.
-std::vector<std::string> manualAxesOf(const Module &m, OpId op);
-
 // Inserts the edges; returns how many.
 size_t addDataFlowEdges(Module &m);
 // Moves every edge's sharding onto its owner and erases the edges.

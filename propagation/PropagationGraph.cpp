@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ir/ValueSharding.h"
 #include "propagation/ShardingGroups.h"
 
 namespace autopart {

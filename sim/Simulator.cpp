@@ -5,7 +5,7 @@
 
 #include "analysis/CarriedState.h"
 #include "analysis/LoopSums.h"
-#include "analysis/ManualAxes.h"
+#include "ir/ValueSharding.h"
 #include "rules/OpShardingRuleRegistry.h"
 #include "rules/RuleCache.h"
 #include "sim/Flops.h"
@@ -105,7 +105,7 @@ void Simulator::addBlock(BlockId b, double multiplier, int depth, double manualD
     double innerDevices = manualDevices;
     if (m_.isa(op, "sdy.manual_computation"))
       if (const Mesh *mesh = shardings_.computationMesh(m_, op))
-        for (const std::string &axis : manualAxesAttr(m_, op))
+        for (const std::string &axis : manualAxesOf(m_, op))
           innerDevices *= double(std::max<int64_t>(1, mesh->axisSize(axis)));
     auto addRegion = [&](uint32_t r, double mult) {
       for (BlockId inner : m_.regions[m_.region(op, r)].blocks) addBlock(inner, mult, depth + 1, innerDevices);

@@ -64,5 +64,25 @@ TEST(ValueShardingTest, BlockArgumentsOfComputationsAndLoops) {
   EXPECT_EQ(shardingOf(*m, bodyArg("stablehlo.while", 1)), R"(<@mesh, [{"y"}]>)");
 }
 
+TEST(ValueShardingTest, ManualAxesOfAManualComputation) {
+  std::unique_ptr<Module> m = testing::parse(R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"y", "x"}]>] out_shardings=[<@mesh, [{"y", "x"}]>] manual_axes={"x", "y"} (%a: tensor<2xf32>) {
+    %1 = stablehlo.abs %a : tensor<2xf32>
+    sdy.return %1 : tensor<2xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+)");
+  ASSERT_TRUE(m);
+  OpId manual = kNone, abs = kNone;
+  m->walk(m->functions()[0], [&](OpId op) {
+    if (m->isa(op, "sdy.manual_computation")) manual = op;
+    if (m->isa(op, "stablehlo.abs")) abs = op;
+  });
+  EXPECT_EQ(manualAxesOf(*m, manual), (std::vector<std::string>{"x", "y"}));
+  EXPECT_TRUE(manualAxesOf(*m, abs).empty());
+}
+
 }  // namespace
 }  // namespace autopart
