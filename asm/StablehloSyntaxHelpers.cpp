@@ -10,32 +10,6 @@ AttrId i64Array(Module &m, std::vector<int64_t> v) {
   return m.attrs.denseArray(i64Type(m), std::move(v));
 }
 
-// The integers (booleans as 0/1) of a `dense<...>` attribute: a list, or a
-// splat repeated over the type's elements.
-static std::vector<int64_t> denseInts(const Module &m, AttrId a) {
-  const AttrStorage &s = m.attrs.get(a);
-  std::vector<int64_t> v;
-  const char *c = s.body.data(), *end = c + s.body.size();
-  while (c < end) {
-    if (*c == '-' || (*c >= '0' && *c <= '9')) {
-      char *next = nullptr;
-      v.push_back(std::strtoll(c, &next, 10));
-      c = next;
-    } else if (std::string_view(c, size_t(end - c)).starts_with("true")) {
-      v.push_back(1);  // window_reversal = dense<true> : tensor<2xi1>
-      c += 4;
-    } else if (std::string_view(c, size_t(end - c)).starts_with("false")) {
-      v.push_back(0);
-      c += 5;
-    } else {
-      ++c;
-    }
-  }
-  if (v.size() == 1 && s.type != kNoType && m.types.numElements(s.type) > 1)
-    v.assign(size_t(m.types.numElements(s.type)), v[0]);
-  return v;
-}
-
 std::vector<int64_t> intsOf(const Module &m, OpId op, std::string_view name) {
   AttrId a = m.attr(op, name);
   if (a == kNoAttr) return {};
@@ -43,7 +17,7 @@ std::vector<int64_t> intsOf(const Module &m, OpId op, std::string_view name) {
   // Older programs write i64 lists as `dense<[1, 2]> : tensor<2xi64>` (or a
   // splat `dense<4> : tensor<2xi64>`, booleans as `dense<false>`); the pretty
   // forms print them as lists.
-  if (s.kind == AttrKind::DenseElements && s.prefix == "dense") return denseInts(m, a);
+  if (s.kind == AttrKind::DenseElements && s.prefix == "dense") return m.attrs.denseInts(a);
   return m.attrs.intList(a);
 }
 
@@ -66,7 +40,7 @@ void upgradeDenseListAttrs(Module &m, OpState &st) {
     if (!listed) continue;
     std::string_view element = m.types.str(t.element);
     if (element != (isBool ? "i1" : "i64")) continue;
-    std::vector<int64_t> v = denseInts(m, a.value);
+    std::vector<int64_t> v = m.attrs.denseInts(a.value);
     if (int64_t(v.size()) != t.shape[0]) continue;  // not a plain list: keep as written
     a.value = m.attrs.denseArray(t.element, std::move(v));
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 namespace autopart {
 
@@ -276,6 +277,68 @@ AttrId AttrTable::opaque(std::string_view text) {
   s.kind = AttrKind::Opaque;
   s.text = std::string(text);
   return intern(std::move(s));
+}
+
+namespace {
+
+// Little-endian integers of `width` bytes from hex digits (`0x` stripped).
+std::vector<int64_t> hexInts(std::string_view hex, size_t width) {
+  std::vector<int64_t> out;
+  auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  for (size_t i = 0; i + 2 * width <= hex.size(); i += 2 * width) {
+    uint64_t v = 0;
+    for (size_t b = width; b-- > 0;) {
+      int hi = digit(hex[i + 2 * b]), lo = digit(hex[i + 2 * b + 1]);
+      if (hi < 0 || lo < 0) return {};
+      v = (v << 8) | uint64_t(hi * 16 + lo);
+    }
+    if (width < 8 && (v >> (8 * width - 1)) & 1) v |= ~uint64_t(0) << (8 * width);  // sign-extend
+    out.push_back(int64_t(v));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<int64_t> AttrTable::denseInts(AttrId id) const {
+  if (id == kNoAttr) return {};
+  const AttrStorage &s = attrs_[id];
+  if (s.kind != AttrKind::DenseElements) return intList(id);
+  if (s.prefix != "dense") return {};
+  std::string_view body = s.body;
+  std::vector<int64_t> v;
+  if (body.starts_with("\"0x")) {
+    uint32_t bits = s.type == kNoType ? 0 : types_.elementBits(s.type);
+    bool integer = s.type != kNoType && types_.isIntegerElement(s.type);
+    if (!integer || (bits != 8 && bits != 16 && bits != 32 && bits != 64)) return {};
+    v = hexInts(body.substr(3, body.size() >= 4 ? body.size() - 4 : 0), bits / 8);
+  } else {
+    const char *c = body.data(), *end = c + body.size();
+    while (c < end) {
+      std::string_view rest(c, size_t(end - c));
+      if (*c == '-' || (*c >= '0' && *c <= '9')) {
+        char *next = nullptr;
+        v.push_back(std::strtoll(c, &next, 10));
+        c = next;
+      } else if (rest.starts_with("true")) {
+        v.push_back(1);  // window_reversal = dense<true> : tensor<2xi1>
+        c += 4;
+      } else if (rest.starts_with("false")) {
+        v.push_back(0);
+        c += 5;
+      } else {
+        ++c;
+      }
+    }
+  }
+  if (v.size() == 1 && s.type != kNoType && types_.numElements(s.type) > 1)
+    v.assign(size_t(types_.numElements(s.type)), v[0]);
+  return v;
 }
 
 std::vector<int64_t> AttrTable::intList(AttrId id) const {

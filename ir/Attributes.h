@@ -121,6 +121,11 @@ public:
 
   // Convenience readers; callers check kinds where it matters.
   std::vector<int64_t> intList(AttrId id) const;  // Array of ints / DenseArray
+  // The integers of a `dense<...>` attribute in order, booleans as 0/1: a
+  // list, a splat repeated over the type's elements, or a hex string of
+  // 8- to 64-bit integers (little-endian). Other kinds read as intList;
+  // kNoAttr and `dense_resource` blobs give nothing.
+  std::vector<int64_t> denseInts(AttrId id) const;
   std::string_view stringValue(AttrId id) const;  // unquoted String contents
   // DialectStruct / Dict lookup by key; kNoAttr when absent.
   AttrId field(AttrId id, std::string_view key) const;

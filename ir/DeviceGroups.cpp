@@ -65,62 +65,14 @@ AttrId deviceGroupsAttr(Module &m, const std::vector<std::vector<int64_t>> &grou
   return m.attrs.denseElementsOwned("dense", text, type);
 }
 
-namespace {
-
-// Little-endian integers of `width` bytes from `"0x..."` hex digits.
-std::vector<int64_t> hexInts(std::string_view hex, size_t width) {
-  std::vector<int64_t> out;
-  auto digit = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  for (size_t i = 0; i + 2 * width <= hex.size(); i += 2 * width) {
-    uint64_t v = 0;
-    for (size_t b = width; b-- > 0;) {
-      int hi = digit(hex[i + 2 * b]), lo = digit(hex[i + 2 * b + 1]);
-      if (hi < 0 || lo < 0) return {};
-      v = (v << 8) | uint64_t(hi * 16 + lo);
-    }
-    // Sign-extend from `width` bytes.
-    if (width < 8 && (v >> (8 * width - 1)) & 1) v |= ~uint64_t(0) << (8 * width);
-    out.push_back(int64_t(v));
-  }
-  return out;
-}
-
-}  // namespace
-
 std::vector<std::vector<int64_t>> denseIntRows(const Module &m, OpId op, std::string_view attr) {
   AttrId a = m.attr(op, attr);
   if (a == kNoAttr || m.attrs.kind(a) != AttrKind::DenseElements) return {};
   const AttrStorage &s = m.attrs.get(a);
-  if (s.prefix != "dense") return {};
   std::vector<int64_t> shape = m.types.shape(s.type);
   if (shape.size() != 2) return {};
-  std::string_view body = s.body;
-  std::vector<int64_t> flat;
-  if (body.starts_with("\"0x")) {
-    uint32_t bits = m.types.elementBits(s.type);
-    size_t width = m.types.isIntegerElement(s.type) && (bits == 32 || bits == 64) ? bits / 8 : 0;
-    if (!width) return {};
-    flat = hexInts(body.substr(3, body.size() >= 4 ? body.size() - 4 : 0), width);
-  } else {
-    for (size_t i = 0; i < body.size();) {
-      if (body[i] == '-' || (body[i] >= '0' && body[i] <= '9')) {
-        size_t j = i + 1;
-        while (j < body.size() && body[j] >= '0' && body[j] <= '9') ++j;
-        flat.push_back(std::stoll(std::string(body.substr(i, j - i))));
-        i = j;
-      } else {
-        ++i;
-      }
-    }
-  }
+  std::vector<int64_t> flat = m.attrs.denseInts(a);
   size_t width = size_t(shape[1]);
-  // A splat (`dense<0>`) repeats its one value.
-  if (flat.size() == 1 && shape[0] * shape[1] > 1) flat.assign(size_t(shape[0] * shape[1]), flat[0]);
   if (flat.size() != size_t(shape[0]) * width) return {};
   std::vector<std::vector<int64_t>> rows;
   for (size_t r = 0; r < size_t(shape[0]); ++r) {

@@ -14,30 +14,6 @@
 namespace autopart {
 namespace rules {
 
-namespace {
-
-// All integers of a `dense<...>` attribute, in order (one value for a splat).
-std::vector<int64_t> denseInts(const Module &m, AttrId a) {
-  std::vector<int64_t> out;
-  if (a == kNoAttr) return out;
-  const AttrStorage &s = m.attrs.get(a);
-  if (s.kind != AttrKind::DenseElements) return m.attrs.intList(a);
-  std::string_view body = s.body;
-  for (size_t i = 0; i < body.size();) {
-    if (body[i] == '-' || (body[i] >= '0' && body[i] <= '9')) {
-      size_t j = i + 1;
-      while (j < body.size() && body[j] >= '0' && body[j] <= '9') ++j;
-      out.push_back(std::stoll(std::string(body.substr(i, j - i))));
-      i = j;
-      continue;
-    }
-    ++i;
-  }
-  return out;
-}
-
-}  // namespace
-
 std::optional<OpShardingRule> reduce(const Module &m, OpId op) {
   RuleBuilder b(m, op);
   size_t numInputs = m.numOperands(op) / 2;
@@ -68,7 +44,7 @@ std::optional<OpShardingRule> reduceWindow(const Module &m, OpId op, const RuleO
   };
   std::vector<int64_t> window = perDim("window_dimensions", 1), strides = perDim("window_strides", 1),
                        baseDil = perDim("base_dilations", 1), winDil = perDim("window_dilations", 1);
-  std::vector<int64_t> padding = denseInts(m, m.attr(op, "padding"));
+  std::vector<int64_t> padding = m.attrs.denseInts(m.attr(op, "padding"));
   if (padding.size() == 1) padding.assign(2 * rank, padding[0]);
   if (padding.size() != 2 * rank) padding.assign(2 * rank, 0);
   RuleBuilder b(m, op);
