@@ -12,29 +12,6 @@
 
 namespace autopart {
 
-AxisList parseAxisList(std::string_view text) {
-  AxisList out;
-  size_t i = 0;
-  while ((i = text.find('"', i)) != std::string_view::npos) {
-    size_t end = text.find('"', i + 1);
-    if (end == std::string_view::npos) break;
-    AxisRef a;
-    a.name = std::string(text.substr(i + 1, end - i - 1));
-    i = end + 1;
-    if (i + 1 < text.size() && text[i] == ':' && text[i + 1] == '(') {
-      size_t close = text.find(')', i);
-      if (close == std::string_view::npos) break;
-      a.preSize = std::stoll(std::string(text.substr(i + 2, close - i - 2)));
-      size_t j = close + 1;
-      while (j < text.size() && isdigit(static_cast<unsigned char>(text[j]))) ++j;
-      a.subSize = std::stoll(std::string(text.substr(close + 1, j - close - 1)));
-      i = j;
-    }
-    out.push_back(std::move(a));
-  }
-  return out;
-}
-
 namespace {
 
 const Mesh *meshOf(const ShardingMap &map, const TensorSharding *a, const TensorSharding *b) {

@@ -62,7 +62,4 @@ OpCost costOp(const Module &m, OpId op, const OpShardingRule *rule, const Shardi
               const DeviceParams &device, const std::vector<ReturnTarget> *returnTargets = nullptr,
               const double *globalFlops = nullptr);
 
-// Parses an axis list as sdy collectives print it: `{"x", "y":(1)2}`.
-AxisList parseAxisList(std::string_view text);
-
 }  // namespace autopart

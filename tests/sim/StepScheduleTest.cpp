@@ -64,7 +64,7 @@ TEST(StepSchedule, CollectivesSerialiseOnTheOneCommunicationStream) {
   // Two all-reduces of 3, both ready at the start, both needed by k1:
   // comm [ar 0..3][ar 3..6]; compute [k0 0..4][wait 4..6][k1 6..7].
   // (On two streams both would end at 3, hidden under k0: step 5.)
-  AxisList x = parseAxisList(R"({"x"})"), y = parseAxisList(R"({"y"})");
+  AxisList x = AxisList{AxisRef{"x"}}, y = AxisList{AxisRef{"y"}};
   ScheduleResult r = run({4, 1}, {collective(CollectiveKind::AllReduce, 3, -1, 1, &x),
                                    collective(CollectiveKind::AllReduce, 3, -1, 1, &y)});
   EXPECT_DOUBLE_EQ(r.stepSeconds, 7);      // 4 + 2 + 1
@@ -77,7 +77,7 @@ TEST(StepSchedule, CollectivesSerialiseOnTheOneCommunicationStream) {
 TEST(StepSchedule, CombinedAllReducePaysOneLatency) {
   // Two all-reduces over "x" of 100 bytes each, 3 s of which 1 s latency,
   // ready at the start, needed by k1 (k0 takes 4).
-  AxisList x = parseAxisList(R"({"x"})");
+  AxisList x = AxisList{AxisRef{"x"}};
   std::vector<ScheduledCollective> events = {
       collective(CollectiveKind::AllReduce, 3, -1, 1, &x, 1, 100),
       collective(CollectiveKind::AllReduce, 3, -1, 1, &x, 1, 100)};
@@ -111,7 +111,7 @@ TEST(StepSchedule, ACollectiveProducedLateCannotJoinTheGroup) {
   // The second all-reduce's value comes from k0 (ready at 4), after the
   // first started (0): it cannot have been issued with it. It runs 4..7:
   // [k0 0..4][wait 4..7][k1 7..8].
-  AxisList x = parseAxisList(R"({"x"})");
+  AxisList x = AxisList{AxisRef{"x"}};
   CombineThresholds t;
   t.allReduce = 1e9;
   ScheduleResult r = run({4, 1}, {collective(CollectiveKind::AllReduce, 3, -1, 1, &x, 1, 100),
