@@ -13,14 +13,9 @@ namespace {
 // The mesh the op's device ids index: its manual computation's, else the
 // program's only mesh with axes.
 const Mesh *meshFor(const Module &m, OpId op, const ShardingMap &shardings) {
-  for (BlockId b = m.ops[op].parent; b != kNone;) {
-    RegionId r = m.blocks[b].parent;
-    OpId parent = r == kNone ? kNone : m.regions[r].parent;
-    if (parent == kNone) break;
+  for (OpId parent = m.parentOp(op); parent != kNone; parent = m.parentOp(parent))
     if (m.isa(parent, "sdy.manual_computation"))
       if (const Mesh *mesh = shardings.computationMesh(m, parent)) return mesh;
-    b = m.ops[parent].parent;
-  }
   const Mesh *only = nullptr;
   for (const auto &[name, mesh] : shardings.meshes()) {
     if (mesh.axes.empty()) continue;
@@ -126,9 +121,10 @@ std::vector<ExplicitCollective> explicitCollectives(const Module &m, OpId op, co
     groupSize = int64_t(groups[0].size());
     if (mesh) axes = axesOfGroups(*mesh, groups);
   }
-  if (axes && mesh) groupSize = 1;
-  if (axes && mesh)
+  if (axes) {  // found only on a mesh
+    groupSize = 1;
     for (const AxisRef &a : *axes) groupSize *= a.size(*mesh);
+  }
   if (groupSize <= 1) return {};
 
   // The buffer each kind is priced on (sim/Collective.h); an all-gather's
@@ -143,7 +139,7 @@ std::vector<ExplicitCollective> explicitCollectives(const Module &m, OpId op, co
   std::vector<ExplicitCollective> out;
   for (const auto &[moved, measured] : buffers) {
     int64_t bytes = bytesOf(m, measured, shardings);
-    if (axes && mesh)
+    if (axes)
       out.push_back({Collective{kind, *axes, bytes, moved}, *mesh});
     else
       out.push_back(standIn(kind, groupSize, bytes, moved));
